@@ -1,0 +1,84 @@
+/**
+ * Contract of the API client (implemented in src/api/). Everything the extractor, the hook
+ * commands and the demo need from the remote API goes through this interface.
+ */
+
+/** A record as the API sent it: parsed JSON, not validated; normalization copes with drift. */
+export type RawRecord = Record<string, unknown>;
+
+/** The `tags` / `sources` filters of a segment; empty or absent means "no filter". */
+export interface SegmentFilter {
+  readonly tags?: readonly string[];
+  readonly sources?: readonly string[];
+}
+
+export type SearchType = 'social' | 'editorial' | 'broadcast';
+
+export interface Hook {
+  hook_id: string;
+  search_id: number;
+  target_url: string;
+  search_type: string;
+  updated?: string;
+  version?: string;
+  status?: string;
+  [extra: string]: unknown;
+}
+
+/** What the client reports as it works: drives progress displays, logs and run counters. */
+export type ApiEvent =
+  | { type: 'request'; method: string; endpoint: string; status: number; requestId?: string; ms: number }
+  | { type: 'retry'; endpoint: string; attempt: number; delayMs: number; reason: string; requestId?: string }
+  | { type: 'throttled'; endpoint: string; waitMs: number; capped: boolean; requestId?: string }
+  | { type: 'rate'; rps: number; reason: string };
+
+export interface ApiStats {
+  requests: number;
+  retries: number;
+  /** 429 responses received. */
+  throttled: number;
+  /** Total time requests spent paused by 429 / rate-limit headers. */
+  throttleWaitMs: number;
+}
+
+export interface ApiClientOptions {
+  /** https:// or a loopback http:// URL, without the /v3 suffix. */
+  readonly baseUrl: string;
+  /** Sent as header `apikey`; never logged, never part of an error. */
+  readonly apiKey: string;
+  /** Extra trusted CA (PEM), e.g. the simulator's self-signed certificate. */
+  readonly ca?: string | Buffer;
+  readonly rps: number;
+  readonly concurrency: number;
+  readonly pageSize?: number;
+  readonly maxRetries?: number;
+  readonly timeoutMs?: number;
+  /** Longest pause a Retry-After may impose; longer values are capped and reported. */
+  readonly maxRetryAfterMs?: number;
+  readonly onEvent?: (event: ApiEvent) => void;
+}
+
+export interface ApiClient {
+  /** Each list method yields the records of one page at a time (never the whole list). */
+  workspaces(): AsyncIterable<RawRecord[]>;
+  tags(): AsyncIterable<RawRecord[]>;
+  campaigns(): AsyncIterable<RawRecord[]>;
+  /** The campaign object, unwrapped from `{campaign: ...}` when wrapped. */
+  campaign(campaignId: string, filter?: SegmentFilter): Promise<RawRecord>;
+  campaignPosts(campaignId: string, filter?: SegmentFilter): AsyncIterable<RawRecord[]>;
+  campaignInfluencers(campaignId: string, filter?: SegmentFilter): AsyncIterable<RawRecord[]>;
+
+  listHooks(): Promise<Hook[]>;
+  getHook(hookId: string): Promise<Hook>;
+  /** `secret` is sent as X-Hook-Secret; the returned secret is the X-Hook-Secret response header. */
+  createHook(input: { searchId: number; targetUrl: string; companyId?: string; secret?: string }): Promise<{
+    hook: Hook;
+    secret: string | undefined;
+  }>;
+  deleteHook(hookId: string): Promise<void>;
+  schema(type: SearchType): Promise<unknown>;
+  searches(): Promise<unknown>;
+
+  readonly stats: Readonly<ApiStats>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+/**
+ * The `campaign-warehouse` executable. Each command lives in its own file and loads its
+ * heavy modules (DuckDB, undici, the simulator) lazily inside its action, so that
+ * `--help` and start-up stay fast.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerDemo } from './demo-command.js';
+import { registerHooks } from './hooks-command.js';
+import { registerQuery } from './query-command.js';
+import { registerSchemas } from './schemas-command.js';
+import { registerServe } from './serve-command.js';
+import { registerSimulate } from './simulate-command.js';
+import { registerSink } from './sink-command.js';
+import { registerStatus } from './status-command.js';
+import { registerSync } from './sync-command.js';
+
+export function buildProgram(): Command {
+  const program = new Command('campaign-warehouse')
+    .description(
+      'Keeps a DuckDB warehouse of influencer campaign metrics and streamed documents from the analytics API.\n' +
+        'The API key is read from CW_API_KEY only (never a flag: argv is visible to other users).',
+    )
+    .version('0.1.0')
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+  for (const register of [
+    registerDemo,
+    registerSync,
+    registerStatus,
+    registerQuery,
+    registerHooks,
+    registerSchemas,
+    registerSink,
+    registerServe,
+    registerSimulate,
+  ]) {
+    register(program);
+  }
+  return program;
+}
+
+async function main(): Promise<void> {
+  try {
+    await buildProgram().parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode;
+      return;
+    }
+    const exitCode = (error as { exitCode?: unknown }).exitCode;
+    if (typeof exitCode === 'number') {
+      process.stderr.write(`campaign-warehouse: ${(error as Error).message}\n`);
+      process.exitCode = exitCode;
+      return;
+    }
+    process.stderr.write(
+      `campaign-warehouse: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+await main();

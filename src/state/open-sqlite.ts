@@ -1,0 +1,35 @@
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { packageRoot } from '../util/package-root.js';
+
+export interface OpenedSqlite<S extends Record<string, unknown>> {
+  readonly db: BetterSQLite3Database<S>;
+  readonly sqlite: Database.Database;
+  close(): void;
+}
+
+/**
+ * Opens (creating with mode 0600: it may hold hook secrets) a SQLite file in WAL mode with
+ * synchronous=FULL, and applies the drizzle migrations of sql/<migrations>/.
+ */
+export function openSqlite<S extends Record<string, unknown>>(
+  file: string,
+  schema: S,
+  migrations: string,
+): OpenedSqlite<S> {
+  mkdirSync(dirname(file), { recursive: true });
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  // Writers of other processes (a sync's checkpoints, the CLI's hook commands) hold the lock
+  // for milliseconds; wait for them rather than fail.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: join(packageRoot(), 'sql', migrations) });
+  return { db, sqlite, close: () => sqlite.close() };
+}

@@ -1,0 +1,71 @@
+/**
+ * The pipeline's own state (<dataDir>/state.sqlite): sync runs, their checkpoints and the
+ * hook registry. Migrations are generated into sql/state/ by `npm run db:generate`.
+ */
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** One row per sync attempt. A resumed run keeps its run_id (same snapshot date, not finished). */
+export const runs = sqliteTable(
+  'runs',
+  {
+    runId: text('run_id').primaryKey(),
+    snapshotDate: text('snapshot_date').notNull(),
+    /** running | succeeded | failed */
+    status: text('status').notNull(),
+    /** 'manual' | 'scheduled' | 'catch-up' | 'retry' */
+    trigger: text('trigger').notNull().default('manual'),
+    startedAt: text('started_at').notNull(),
+    finishedAt: text('finished_at'),
+    requests: integer('requests').notNull().default(0),
+    retries: integer('retries').notNull().default(0),
+    throttled: integer('throttled').notNull().default(0),
+    rowsWritten: integer('rows_written').notNull().default(0),
+    /** One line naming the cause, endpoint and X-Request-Id; never a secret. */
+    error: text('error'),
+    /** JSON array of segment names the run covers. */
+    segments: text('segments').notNull().default('["all"]'),
+    pid: integer('pid'),
+    heartbeatAt: text('heartbeat_at'),
+  },
+  (t) => [index('runs_snapshot_idx').on(t.snapshotDate, t.status)],
+);
+
+/** Units of a run already fetched and staged: skipped when the run resumes. */
+export const checkpoints = sqliteTable(
+  'checkpoints',
+  {
+    snapshotDate: text('snapshot_date').notNull(),
+    segment: text('segment').notNull(),
+    /** e.g. 'workspaces', 'tags', 'campaigns', 'campaign:<id>' */
+    unit: text('unit').notNull(),
+    rows: integer('rows').notNull().default(0),
+    requests: integer('requests').notNull().default(0),
+    doneAt: text('done_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotDate, t.segment, t.unit] })],
+);
+
+/** Hooks this tool created (or saw on the API), with the secret it needs to verify pushes. */
+export const hooks = sqliteTable('hooks', {
+  hookId: text('hook_id').primaryKey(),
+  searchId: integer('search_id').notNull(),
+  searchType: text('search_type'),
+  targetUrl: text('target_url').notNull(),
+  /** Unique path segment added to the target URL: the sink finds the hook (and secret) by it. */
+  pathToken: text('path_token').notNull().unique(),
+  /** HMAC key of the hook's pushes. Never printed, logged or copied to the warehouse. */
+  secret: text('secret').notNull(),
+  companyId: text('company_id'),
+  status: text('status'),
+  updated: text('updated'),
+  version: text('version'),
+  createdAt: text('created_at').notNull(),
+  deletedAt: text('deleted_at'),
+});
+
+/** Small key/value facts of the service: last publish, last scheduled slot, ... */
+export const meta = sqliteTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});

@@ -1,0 +1,59 @@
+/**
+ * Contract of the warehouse module (src/warehouse/), the one module that opens DuckDB.
+ *
+ * Files under <dataDir>:
+ *   warehouse.duckdb          the published file; only ever replaced by an atomic rename,
+ *                             never opened for writing, so readers never block writers
+ *   .staging/<name>.duckdb    private work files of writers (one per sync snapshot date)
+ * Every publish (sync merge or stream load) takes the cross-process publish lock, copies the
+ * published file to a temporary one, applies pending migrations, writes, re-creates the views
+ * of sql/views, checkpoints, closes, fsyncs and renames it over warehouse.duckdb.
+ */
+import type { Row, TableRows } from '../normalize/rows.js';
+
+/** Rows of one sync run, written page by page into a private staging file. */
+export interface StagingWriter {
+  readonly path: string;
+  /** Removes what an interrupted attempt left for one unit (segment + campaign) before it is fetched again. */
+  clearUnit(segment: string, campaignId: string): Promise<void>;
+  /** Appends rows (bulk, through the Appender); buffers are flushed by size and by flush(). */
+  append(rows: TableRows): Promise<void>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SyncRunRecord {
+  run_id: string;
+  started_at: string;
+  finished_at: string | null;
+  status: string;
+  snapshot_date: string;
+  requests: number;
+  retries: number;
+  throttled: number;
+  rows_written: number;
+  error: string | null;
+}
+
+export interface PublishSyncInput {
+  /** The staging file written by a StagingWriter (closed). */
+  readonly stagingPath: string;
+  readonly snapshotDate: string;
+  /** Segments fully fetched by the run: their rows for snapshotDate are replaced. */
+  readonly segments: readonly string[];
+  readonly run: SyncRunRecord;
+}
+
+export interface PublishResult {
+  /** Rows inserted per table by this publish. */
+  readonly rowsByTable: Record<string, number>;
+  readonly rowsWritten: number;
+  readonly durationMs: number;
+}
+
+/** Rows the sink's loader moves from the inbox into the warehouse. */
+export interface StreamBatch {
+  readonly documents: Row[]; // stream_documents rows
+  readonly deliveries: Row[]; // stream_deliveries rows
+  readonly hooks: Row[]; // hooks rows (latest state of each hook, no secrets)
+}
