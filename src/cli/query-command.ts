@@ -1,11 +1,36 @@
 import type { Command } from 'commander';
+import { UserError } from '../util/user-error.js';
 
-/** Placeholder: replaced by the issue that builds `query`. */
+/** Where runtime files live when neither --data-dir nor CW_DATA_DIR says otherwise. */
+export const DEFAULT_DATA_DIR = './data';
+
+const FORMATS = ['table', 'csv', 'json'] as const;
+
+/**
+ * `campaign-warehouse query "SQL"`: runs one query on the published warehouse, opened
+ * read-only (it never blocks a sync or the sink's loader, and never writes).
+ */
 export function registerQuery(program: Command): void {
   program
     .command('query')
-    .description('(query: not built yet)')
-    .action(() => {
-      throw Object.assign(new Error('query is not built yet'), { exitCode: 3 });
+    .description('run one read-only SQL query on the published warehouse')
+    .argument('<sql>', 'the SQL to run, e.g. "select * from latest_sync"')
+    .option('--format <format>', `output format: ${FORMATS.join(', ')}`, 'table')
+    .option('--data-dir <dir>', 'folder of warehouse.duckdb (env CW_DATA_DIR, default ./data)')
+    .action(async (sql: string, options: { format: string; dataDir?: string }) => {
+      const format = FORMATS.find((f) => f === options.format);
+      if (!format) throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
+      const dataDir = options.dataDir ?? process.env.CW_DATA_DIR ?? DEFAULT_DATA_DIR;
+      const { queryReadOnly } = await import('../warehouse/query-read-only.js');
+      const { formatResult } = await import('../warehouse/format-result.js');
+      let result: Awaited<ReturnType<typeof queryReadOnly>>;
+      try {
+        result = await queryReadOnly(dataDir, sql);
+      } catch (error) {
+        if (error instanceof UserError) throw error;
+        const message = (error as Error).message.split('\n')[0] ?? String(error);
+        throw new UserError(`query failed: ${message}`, { cause: error });
+      }
+      process.stdout.write(formatResult(result, format, { color: process.stdout.isTTY === true }));
     });
 }

@@ -1,0 +1,50 @@
+/**
+ * `npm run bench -- <name> [args]`: runs one benchmark (or all, in order, with no name).
+ * Each benchmark prints a table and, last, one JSON line of its figures.
+ */
+type Bench = (args: string[]) => Promise<Record<string, number | string | boolean>>;
+
+const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> = {
+  load: {
+    describe: 'normalize + load >= 1M rows with no network, vs read_json and row-by-row INSERT',
+    load: async () => (await import('./load.js')).runLoadBench,
+  },
+  sync: {
+    describe: 'a full sync against a rate-limited simulator: wall time vs the floor, 429 share, peak RSS',
+    load: async () => (await import('./sync.js')).runSyncBench,
+  },
+  memory: {
+    describe: 'peak RSS syncing N and 4N posts',
+    load: async () => (await import('./memory.js')).runMemoryBench,
+  },
+  sink: {
+    describe: 'durable acknowledgements/s and latency of the sink vs a bare HTTP server',
+    load: async () => (await import('./sink.js')).runSinkBench,
+  },
+  freshness: {
+    describe: 'time from acknowledgement to visibility in the published warehouse',
+    load: async () => (await import('./freshness.js')).runFreshnessBench,
+  },
+};
+
+async function main(): Promise<void> {
+  const [name, ...args] = process.argv.slice(2);
+  if (name === '--help' || name === '-h') {
+    for (const [key, bench] of Object.entries(BENCHES)) process.stdout.write(`${key.padEnd(10)} ${bench.describe}\n`);
+    return;
+  }
+  const names = name ? [name] : Object.keys(BENCHES);
+  for (const key of names) {
+    const bench = BENCHES[key];
+    if (!bench) {
+      process.stderr.write(`bench: unknown benchmark "${key}"; one of: ${Object.keys(BENCHES).join(', ')}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stdout.write(`\n== ${key}: ${bench.describe}\n`);
+    const run = await bench.load();
+    await run(args);
+  }
+}
+
+await main();

@@ -1,0 +1,171 @@
+/** Pieces shared by the sink and freshness benchmarks: child processes, a hook, signed requests. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { hookPath, newPathToken } from '../src/sink/hook-path.js';
+import { hooks } from '../src/state/schema.js';
+import { openStateDb } from '../src/state/state-db.js';
+import { packageRoot } from '../src/util/package-root.js';
+
+export interface BenchHook {
+  readonly hookId: string;
+  readonly secret: string;
+  readonly path: string;
+}
+
+export interface ChildServer {
+  readonly url: string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Registers one hook in <dataDir>/state.sqlite, as `hooks create` does. */
+export function registerBenchHook(dataDir: string): BenchHook {
+  const token = newPathToken();
+  const hook = { hookId: `bench-${token.slice(0, 8)}`, secret: newPathToken(), path: hookPath(token) };
+  const state = openStateDb(dataDir);
+  try {
+    state.db
+      .insert(hooks)
+      .values({
+        hookId: hook.hookId,
+        searchId: 1,
+        searchType: 'social',
+        targetUrl: `https://sink.example${hook.path}`,
+        pathToken: token,
+        secret: hook.secret,
+        status: 'ACTIVE',
+        createdAt: new Date().toISOString(),
+      })
+      .run();
+  } finally {
+    state.close();
+  }
+  return hook;
+}
+
+/** One social document of about `bytes` bytes of JSON, with id `id`. */
+export function benchDocument(id: string, bytes = 2_000): Record<string, unknown> {
+  const doc = {
+    id,
+    published_date: '2026-11-20T08:00:00Z',
+    indexed_date: '2026-11-20T08:05:00Z',
+    url: `https://social.example/p/${id}`,
+    external_id: `ext-${id}`,
+    source: { id: 'instagram', name: 'Instagram', information_type: 'social' },
+    content: { title: `Post ${id}`, opening_text: '' },
+    language: 'en',
+    country: 'GB',
+    author: { handle: '@someone', name: 'Some One' },
+    metrics: { likes: 10, comments: 2, shares: 1 },
+  };
+  const pad = Math.max(0, bytes - JSON.stringify(doc).length);
+  doc.content.opening_text = 'lorem ipsum '.repeat(Math.ceil(pad / 12)).slice(0, pad);
+  return doc;
+}
+
+/** A signed delivery of the given documents: body and the headers the API sends. */
+export function signedDelivery(
+  hook: BenchHook,
+  documents: unknown[],
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({
+    request: { hook_id: hook.hookId, search_id: 1, company_id: 'c1' },
+    documents,
+  });
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'x-hub-signature': `sha1=${createHmac('sha1', hook.secret).update(body).digest('hex')}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', hook.secret).update(body).digest('hex')}`,
+    },
+  };
+}
+
+/** `count` pre-signed one-document deliveries (autocannon cycles through them). */
+export function benchRequests(hook: BenchHook, count: number, prefix: string): autocannon.Request[] {
+  return Array.from({ length: count }, (_, i) => {
+    const { body, headers } = signedDelivery(hook, [benchDocument(`${prefix}-${i}`)]);
+    return { method: 'POST', path: hook.path, headers, body };
+  });
+}
+
+export interface CannonFigures {
+  readonly acksPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+/** Runs autocannon against `url` and reduces its result to the figures we report. */
+export async function cannon(
+  url: string,
+  requests: autocannon.Request[],
+  options: { connections: number; durationSeconds: number; overallRate?: number },
+): Promise<CannonFigures> {
+  const result = await autocannon({
+    url,
+    requests,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+  });
+  return {
+    acksPerSecond: result['2xx'] / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** `campaign-warehouse sink` (built CLI) in a child process, on a free port. */
+export function startSinkChild(dataDir: string, args: string[] = []): Promise<ChildServer> {
+  const cli = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+  const child = spawn(process.execPath, [cli, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, CW_LOG_LEVEL: 'info' },
+  });
+  return waitForUrl(child, 'stderr', (line) => /"url":"(http:[^"]+)"/.exec(line)?.[1]);
+}
+
+/** The bare node:http server (sink-bare-server.js) in a child process. */
+export function startBareChild(): Promise<ChildServer> {
+  const script = fileURLToPath(new URL('./sink-bare-server.js', import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return waitForUrl(child, 'stdout', (line) => {
+    const port = (JSON.parse(line) as { port?: number }).port;
+    return port ? `http://127.0.0.1:${port}` : undefined;
+  });
+}
+
+function waitForUrl(
+  child: ChildProcess,
+  stream: 'stdout' | 'stderr',
+  parse: (line: string) => string | undefined,
+): Promise<ChildServer> {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const input = child[stream];
+    if (!input) throw new Error('child has no output stream');
+    createInterface({ input }).on('line', (line) => {
+      output += `${line}\n`;
+      const url = parse(line);
+      if (url)
+        resolve({
+          url,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+    });
+    exited.then((code) => reject(new Error(`child exited ${code} before listening:\n${output}`)));
+  });
+}

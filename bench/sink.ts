@@ -1,0 +1,111 @@
+/**
+ * `npm run bench -- sink [--duration S] [--connections N] [--bodies N]`: durable
+ * acknowledgements per second and latency of the sink (each 200 means committed and fsynced
+ * in the SQLite inbox), beside a bare node:http server that stores nothing, in the same run.
+ * Both servers run in child processes so autocannon never shares their event loop.
+ * Targets (2 cores): >= 5,000 acks/s, p99 < 50 ms, sink/bare >= 0.35.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Table from 'cli-table3';
+import {
+  benchRequests,
+  type CannonFigures,
+  cannon,
+  registerBenchHook,
+  startBareChild,
+  startSinkChild,
+} from './sink-harness.js';
+
+/** 10 s per server: long enough for many group commits and a stable p99, short enough to rerun. */
+const DEFAULT_DURATION_SECONDS = 10;
+/** Many concurrent senders, as when the API pushes several hooks' retries at once. */
+const DEFAULT_CONNECTIONS = 64;
+/** Distinct pre-signed bodies cycled by autocannon (documents repeat: the warehouse dedupes them). */
+const DEFAULT_BODIES = 512;
+/** A short unmeasured run first, so JIT warm-up is not counted against either server. */
+const WARMUP_SECONDS = 2;
+
+function flag(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
+}
+
+export async function runSinkBench(args: string[]): Promise<Record<string, number>> {
+  const durationSeconds = flag(args, '--duration', DEFAULT_DURATION_SECONDS);
+  const connections = flag(args, '--connections', DEFAULT_CONNECTIONS);
+  const bodies = flag(args, '--bodies', DEFAULT_BODIES);
+  const dataDir = mkdtempSync(join(tmpdir(), 'cw-bench-sink-'));
+  try {
+    const hook = registerBenchHook(dataDir);
+    const requests = benchRequests(hook, bodies, 'b');
+    const bodyBytes =
+      requests.reduce((sum, r) => sum + Buffer.byteLength(String(r.body)), 0) / requests.length;
+
+    const bare = await startBareChild();
+    let bareFigures: CannonFigures;
+    try {
+      await cannon(bare.url, requests, { connections, durationSeconds: WARMUP_SECONDS });
+      bareFigures = await cannon(bare.url, requests, { connections, durationSeconds });
+    } finally {
+      await bare.stop();
+    }
+
+    // Default publish interval: the loader's copies run as in production (at most one here).
+    const sink = await startSinkChild(dataDir);
+    let sinkFigures: CannonFigures;
+    try {
+      await cannon(sink.url, requests, { connections, durationSeconds: WARMUP_SECONDS });
+      sinkFigures = await cannon(sink.url, requests, { connections, durationSeconds });
+    } finally {
+      await sink.stop();
+    }
+
+    const figures = {
+      sink_acks_per_s: Math.round(sinkFigures.acksPerSecond),
+      sink_p50_ms: sinkFigures.p50Ms,
+      sink_p99_ms: sinkFigures.p99Ms,
+      sink_non2xx: sinkFigures.non2xx,
+      sink_errors: sinkFigures.errors,
+      bare_acks_per_s: Math.round(bareFigures.acksPerSecond),
+      bare_p50_ms: bareFigures.p50Ms,
+      bare_p99_ms: bareFigures.p99Ms,
+      ratio: Number((sinkFigures.acksPerSecond / bareFigures.acksPerSecond).toFixed(3)),
+      body_bytes: Math.round(bodyBytes),
+      connections,
+      duration_s: durationSeconds,
+    };
+    const table = new Table({
+      head: ['server', 'acks/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors'],
+      style: { head: [], border: [] },
+    });
+    table.push(
+      [
+        'sink (durable)',
+        figures.sink_acks_per_s,
+        figures.sink_p50_ms,
+        figures.sink_p99_ms,
+        figures.sink_non2xx,
+        figures.sink_errors,
+      ],
+      [
+        'bare node:http',
+        figures.bare_acks_per_s,
+        figures.bare_p50_ms,
+        figures.bare_p99_ms,
+        bareFigures.non2xx,
+        bareFigures.errors,
+      ],
+    );
+    process.stdout.write(`${table.toString()}\n`);
+    process.stdout.write(
+      `sink/bare = ${figures.ratio} (target >= 0.35); targets: >= 5,000 acks/s, p99 < 50 ms; ` +
+        `${connections} connections, ${figures.body_bytes}-byte bodies, ${durationSeconds} s each\n`,
+    );
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+    return figures;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

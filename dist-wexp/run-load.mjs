@@ -1,0 +1,2 @@
+const { runLoadBench } = await import('./bench/load.js');
+await runLoadBench(process.argv.slice(2));

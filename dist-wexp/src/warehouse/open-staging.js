@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { applyMigrations } from './apply-migrations.js';
+import { openDatabase, WRITER_MEMORY_LIMIT } from './open-database.js';
+import { TableAppender } from './table-appender.js';
+import { sqlIdentifier, stagingPath } from './warehouse-paths.js';
+/** Segment-less tables whose rows belong to one campaign and come from its 'all' unit. */
+export const UNIT_TABLES_WITHOUT_SEGMENT = ['influencer_tag_assignments', 'posts'];
+/**
+ * Opens the private staging file <dataDir>/.staging/<name>.duckdb: created with the
+ * warehouse tables if new, reopened as it is if it exists (a resumed sync continues in it).
+ * Only its writer opens it; publishSync reads it once it is closed.
+ */
+export async function openStaging(dataDir, name) {
+    const path = stagingPath(dataDir, name);
+    mkdirSync(dirname(path), { recursive: true });
+    const db = await openDatabase(path, { memory_limit: WRITER_MEMORY_LIMIT });
+    try {
+        await applyMigrations(db.connection);
+    }
+    catch (error) {
+        db.close();
+        throw error;
+    }
+    const { connection } = db;
+    const unitTables = await tablesWithColumns(db.connection);
+    const appenders = new Map();
+    let closed = false;
+    const appenderFor = async (table) => {
+        let appender = appenders.get(table);
+        if (!appender && unitTables.all.has(table)) {
+            appender = await TableAppender.create(connection, table);
+            appenders.set(table, appender);
+        }
+        return appender;
+    };
+    const flushAll = () => {
+        for (const appender of appenders.values())
+            appender.flush();
+    };
+    const assertOpen = () => {
+        if (closed)
+            throw new Error(`warehouse: staging ${path} is closed`);
+    };
+    return {
+        path,
+        async append(rows) {
+            assertOpen();
+            for (const [table, tableRows] of Object.entries(rows)) {
+                if (!tableRows || tableRows.length === 0)
+                    continue;
+                // A table the warehouse does not have is ignored, like an unknown column.
+                (await appenderFor(table))?.append(tableRows);
+            }
+        },
+        async clearUnit(segment, campaignId) {
+            assertOpen();
+            flushAll();
+            for (const table of unitTables.segmented) {
+                await connection.run(`delete from ${sqlIdentifier(table)} where segment = $1 and campaign_id = $2`, [
+                    segment,
+                    campaignId,
+                ]);
+            }
+            if (segment !== 'all')
+                return;
+            for (const table of UNIT_TABLES_WITHOUT_SEGMENT) {
+                await connection.run(`delete from ${sqlIdentifier(table)} where campaign_id = $1`, [campaignId]);
+            }
+        },
+        async flush() {
+            assertOpen();
+            flushAll();
+        },
+        async close() {
+            if (closed)
+                return;
+            closed = true;
+            try {
+                for (const appender of appenders.values())
+                    appender.close();
+                await connection.run('checkpoint');
+            }
+            finally {
+                db.close();
+            }
+        },
+    };
+}
+async function tablesWithColumns(connection) {
+    const reader = await connection.runAndReadAll(`select table_name,
+            bool_or(column_name = 'segment') and bool_or(column_name = 'campaign_id') as unit
+       from duckdb_columns()
+      where database_name = current_database() and schema_name = 'main' and table_name <> 'schema_migrations'
+      group by table_name order by table_name`);
+    const rows = reader.getRows();
+    return {
+        all: new Set(rows.map((row) => String(row[0]))),
+        segmented: rows.filter((row) => row[1] === true).map((row) => String(row[0])),
+    };
+}

@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+/** The published file: only ever replaced by an atomic rename, never opened for writing. */
+export const PUBLISHED_FILE_NAME = 'warehouse.duckdb';
+/** Folder of the writers' private staging files. */
+export const STAGING_DIR_NAME = '.staging';
+/** SQLite file whose exclusive transaction is the cross-process publish lock. */
+export const PUBLISH_LOCK_FILE_NAME = '.publish.lock';
+/** Prefix of a publish's temporary copy (in the published file's folder, so rename is atomic). */
+export const PUBLISH_TEMP_PREFIX = '.warehouse.publishing-';
+export function publishedPath(dataDir) {
+    return join(dataDir, PUBLISHED_FILE_NAME);
+}
+export function stagingPath(dataDir, name) {
+    return join(dataDir, STAGING_DIR_NAME, `${name}.duckdb`);
+}
+export function publishLockPath(dataDir) {
+    return join(dataDir, PUBLISH_LOCK_FILE_NAME);
+}
+/** Quotes a string literal for the few statements that take no bound parameter (ATTACH). */
+export function sqlString(value) {
+    return `'${value.replaceAll("'", "''")}'`;
+}
+/** Quotes an identifier coming from our own catalog (table and column names). */
+export function sqlIdentifier(name) {
+    return `"${name.replaceAll('"', '""')}"`;
+}

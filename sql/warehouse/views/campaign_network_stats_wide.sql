@@ -1,0 +1,45 @@
+-- campaign_network_stats_wide: campaign_network_stats pivoted to one row per
+-- (snapshot_date, segment, campaign_id, network), one column per statistic of the spec's
+-- stat table. A statistic a network does not report is NULL (e.g. no `saved` on tiktok);
+-- statistics the spec does not list stay in campaign_network_stats (long form).
+-- Columns:
+--   key: snapshot_date, segment, campaign_id, network
+--   engagement counts: comments, likes, saved, views, shares
+--   display: impressions, stats_reach (the stats object's `reach`, a different measure
+--     from campaign_network_metrics.reach: rule on reach 2, hence the distinct name)
+--   story events: exits, replies, taps_back, taps_forward
+-- Nothing here is summed across networks: each row is one network's own totals, and
+-- campaign reach is not the sum of network reach (rules on reach 1 and 4).
+
+with
+
+campaign_network_stats as (
+
+    select * from main.campaign_network_stats
+
+),
+
+wide as (
+
+    select
+        snapshot_date,
+        segment,
+        campaign_id,
+        network,
+        max(value) filter (where stat = 'comments') as comments,
+        max(value) filter (where stat = 'likes') as likes,
+        max(value) filter (where stat = 'saved') as saved,
+        max(value) filter (where stat = 'views') as views,
+        max(value) filter (where stat = 'shares') as shares,
+        max(value) filter (where stat = 'impressions') as impressions,
+        max(value) filter (where stat = 'reach') as stats_reach,
+        max(value) filter (where stat = 'exits') as exits,
+        max(value) filter (where stat = 'replies') as replies,
+        max(value) filter (where stat = 'taps_back') as taps_back,
+        max(value) filter (where stat = 'taps_forward') as taps_forward
+    from campaign_network_stats
+    group by snapshot_date, segment, campaign_id, network
+
+)
+
+select * from wide

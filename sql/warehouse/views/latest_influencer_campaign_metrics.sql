@@ -1,0 +1,23 @@
+-- latest_influencer_campaign_metrics: rows of influencer_campaign_metrics at the latest snapshot_date of each segment (a segment
+-- not synced lately keeps showing its last complete day).
+-- Columns, as in influencer_campaign_metrics: snapshot_date, segment, campaign_id, influencer_id; num_posts, engagement, engagement_rate, reach (campaign posts only), emv, budget.
+-- Reach figures are passed through at the level they were fetched, never summed
+-- (spec, rules on reach 1 to 4).
+
+with
+
+influencer_campaign_metrics as (
+
+    select * from main.influencer_campaign_metrics
+
+),
+
+latest as (
+
+    select *
+    from influencer_campaign_metrics
+    qualify snapshot_date = max(snapshot_date) over (partition by segment)
+
+)
+
+select * from latest

@@ -1,0 +1,75 @@
+-- network_breakdown: per campaign, segment and snapshot_date, each network's figures and
+-- its share of the campaign's posts, engagement and EMV.
+-- Columns:
+--   key: snapshot_date, segment, campaign_id, campaign_name, network
+--   network figures: num_posts, num_influencers, engagement, engagement_rate, reach, emv
+--   shares (0..1, NULL when the campaign total is 0): share_of_posts,
+--     share_of_engagement, share_of_emv; computed over the sum of the campaign's networks,
+--     so the shares of one campaign add up to 1
+--   campaign_total_reach: the campaign-level figure as fetched, for context
+-- Reach has no share: posts, engagement and EMV add up across networks, reach does not
+-- (one person reached on two networks counts once in the campaign's total_reach: rules on
+-- reach 1 and 4), so a reach share or a summed reach would be wrong. num_influencers is
+-- not shared either (an influencer can post on several networks).
+
+with
+
+campaign_network_metrics as (
+
+    select * from main.campaign_network_metrics
+
+),
+
+campaign_metrics as (
+
+    select * from main.campaign_metrics
+
+),
+
+campaigns as (
+
+    select * from main.campaigns
+
+),
+
+campaign_sums as (
+
+    select
+        *,
+        sum(num_posts) over campaign_window as campaign_posts,
+        sum(engagement) over campaign_window as campaign_engagement,
+        sum(emv) over campaign_window as campaign_emv
+    from campaign_network_metrics
+    window campaign_window as (partition by snapshot_date, segment, campaign_id)
+
+),
+
+breakdown as (
+
+    select
+        n.snapshot_date,
+        n.segment,
+        n.campaign_id,
+        c.name as campaign_name,
+        n.network,
+        n.num_posts,
+        n.num_influencers,
+        n.engagement,
+        n.engagement_rate,
+        n.reach,
+        n.emv,
+        n.num_posts / nullif(n.campaign_posts, 0) as share_of_posts,
+        n.engagement / nullif(n.campaign_engagement, 0) as share_of_engagement,
+        n.emv / nullif(n.campaign_emv, 0) as share_of_emv,
+        m.total_reach as campaign_total_reach
+    from campaign_sums as n
+    left join campaign_metrics as m
+        on m.snapshot_date = n.snapshot_date
+        and m.segment = n.segment
+        and m.campaign_id = n.campaign_id
+    left join campaigns as c
+        on c.campaign_id = n.campaign_id
+
+)
+
+select * from breakdown

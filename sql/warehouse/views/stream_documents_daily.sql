@@ -1,0 +1,34 @@
+-- stream_documents_daily: pushed documents per day, search and source.
+-- Columns:
+--   key: day (the document's published_date, else when it was received; UTC), search_id,
+--     search_type, source_name
+--   counts: documents (distinct documents of the search: one delivered to two hooks of the
+--     same search counts once), hooks (hooks that received them)
+--   times: first_received_at, last_received_at
+-- No reach here.
+
+with
+
+stream_documents as (
+
+    select * from main.stream_documents
+
+),
+
+daily as (
+
+    select
+        cast(coalesce(published_date, received_at) as date) as day,
+        search_id,
+        search_type,
+        source_name,
+        count(distinct document_id) as documents,
+        count(distinct hook_id) as hooks,
+        min(received_at) as first_received_at,
+        max(received_at) as last_received_at
+    from stream_documents
+    group by all
+
+)
+
+select * from daily

@@ -1,0 +1,58 @@
+import type { Statement } from 'better-sqlite3';
+import type { Row } from '../normalize/rows.js';
+import type { StateDb } from '../state/state-db.js';
+
+/** What a push needs of its hook: who it is and the key that signs its body. */
+export interface RegisteredHook {
+  readonly hookId: string;
+  readonly searchId: number;
+  readonly searchType: string | null;
+  /** HMAC key; never logged, returned or copied. */
+  readonly secret: string;
+}
+
+interface HookByTokenRow {
+  hook_id: string;
+  search_id: number;
+  search_type: string | null;
+  secret: string;
+}
+
+/** Status written to the warehouse for a hook deleted from the registry. */
+export const DELETED_HOOK_STATUS = 'DELETED';
+
+/**
+ * Reads the hook registry of state.sqlite for the sink. Statements are prepared once and run
+ * per request (better-sqlite3 directly: microseconds, no query building on the hot path), so a
+ * hook created or deleted by another process is seen by the very next push (WAL readers see
+ * every committed write).
+ */
+export class HookRegistry {
+  readonly #byToken: Statement<[string], HookByTokenRow>;
+  readonly #all: Statement<[], Row>;
+
+  constructor(state: StateDb) {
+    this.#byToken = state.sqlite.prepare(
+      'select hook_id, search_id, search_type, secret from hooks where path_token = ? and deleted_at is null',
+    );
+    // The warehouse's `hooks` table: never the secret, path token or company.
+    this.#all = state.sqlite.prepare(
+      `select hook_id, search_id, search_type, target_url,
+              case when deleted_at is null then status else '${DELETED_HOOK_STATUS}' end as status,
+              updated, version, created_at, deleted_at
+       from hooks order by hook_id`,
+    );
+  }
+
+  /** The live hook whose path token this is; undefined when unknown or deleted. */
+  byPathToken(token: string): RegisteredHook | undefined {
+    const row = this.#byToken.get(token);
+    if (!row) return undefined;
+    return { hookId: row.hook_id, searchId: row.search_id, searchType: row.search_type, secret: row.secret };
+  }
+
+  /** Every hook of the registry as `hooks` warehouse rows (no secrets). */
+  warehouseRows(): Row[] {
+    return this.#all.all();
+  }
+}

@@ -1,0 +1,226 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { ValidateFunction } from 'ajv';
+import type { Statement } from 'better-sqlite3';
+import type { Row } from '../normalize/rows.js';
+import type { InboxDb } from '../state/inbox-db.js';
+import type { Logger } from '../util/logger.js';
+import type { PublishResult, StreamBatch } from '../warehouse/types.js';
+import { type BatchLookups, buildStreamBatch, type StoredDelivery } from './build-stream-batch.js';
+import type { HookRegistry } from './hook-registry.js';
+import type { SchemaValidators } from './schema-validators.js';
+
+/**
+ * Deliveries read from the inbox per synchronous query: ~1 MB of 2 KB bodies, a few ms, so
+ * the loader never holds the event loop long enough to delay acknowledgements much.
+ */
+export const LOADER_READ_BATCH = 500;
+
+/** Deliveries per publish (~40 MB of rows at 2 KB): bounds memory after a long backlog. */
+export const MAX_DELIVERIES_PER_PUBLISH = 20_000;
+
+/** Loaded deliveries are kept this long in the inbox (for `status` and forensics), then pruned. */
+export const INBOX_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/** Loaded deliveries pruned per cycle: keeps the delete short. */
+const PRUNE_BATCH = 5_000;
+
+export type PublishStream = (dataDir: string, batch: StreamBatch) => Promise<PublishResult>;
+
+export interface LoaderOptions {
+  readonly dataDir: string;
+  readonly inbox: InboxDb;
+  readonly registry: HookRegistry;
+  /** undefined: schema validation off (valid_schema NULL). */
+  readonly validators: SchemaValidators | undefined;
+  readonly publishIntervalMs: number;
+  readonly publish: PublishStream;
+  readonly logger: Logger;
+  readonly onPublished: (result: LoadResult) => void;
+  readonly onPublishFailed: (error: Error) => void;
+}
+
+/** What one load cycle moved into the warehouse. */
+export interface LoadResult {
+  readonly deliveries: number;
+  readonly documents: number;
+  readonly publishes: number;
+}
+
+/**
+ * Moves acknowledged deliveries from the inbox into the warehouse. A publish is due at most
+ * `publishIntervalMs` after the oldest unpublished acknowledgement (minus the last publish's
+ * duration, so the data is visible by then); an idle sink never publishes. Each cycle reads
+ * pending deliveries in short batches by delivery_id, publishes them with publishStream and
+ * only then marks them loaded: a crash in between re-publishes them, and the warehouse drops
+ * the duplicates by key. A failed publish leaves the inbox as it was and is retried one
+ * interval later.
+ */
+export class Loader {
+  readonly #o: LoaderOptions;
+  readonly #pending: Statement<[number, number], StoredDelivery>;
+  readonly #oldest: Statement<[], { received_at: string }>;
+  readonly #count: Statement<[], { n: number }>;
+  readonly #mark: Statement<[string, number, number]>;
+  readonly #prune: Statement<[string, number]>;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<LoadResult> | undefined;
+  #oldestPendingMs: number | undefined;
+  #lastPublishMs = 0;
+  #lastPublishDurationMs = 0;
+  #stopped = false;
+
+  constructor(options: LoaderOptions) {
+    this.#o = options;
+    const db = options.inbox.sqlite;
+    this.#pending = db.prepare(
+      `select delivery_id, hook_id, received_at, body, bytes, documents from deliveries
+       where loaded_at is null and delivery_id > ? order by delivery_id limit ?`,
+    );
+    this.#oldest = db.prepare(
+      'select received_at from deliveries where loaded_at is null order by delivery_id limit 1',
+    );
+    this.#count = db.prepare('select count(*) as n from deliveries where loaded_at is null');
+    this.#mark = db.prepare(
+      'update deliveries set loaded_at = ? where delivery_id between ? and ? and loaded_at is null',
+    );
+    this.#prune = db.prepare(
+      `delete from deliveries where delivery_id in (
+         select delivery_id from deliveries where loaded_at is not null and loaded_at < ? limit ?)`,
+    );
+    this.#refreshOldest();
+    this.#arm();
+  }
+
+  /** Called after each group commit with the time of its first delivery. */
+  noteAcknowledged(receivedAt: string): void {
+    if (this.#oldestPendingMs !== undefined) return;
+    this.#oldestPendingMs = Date.parse(receivedAt);
+    this.#arm();
+  }
+
+  /** Loads and publishes everything pending now (waits for a cycle already running, then runs one). */
+  async loadNow(): Promise<LoadResult> {
+    if (this.#running) await this.#running.catch(() => undefined);
+    return this.#cycle();
+  }
+
+  /** Stops the timer and waits for a running cycle; loadNow() still works afterwards (final flush). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => undefined);
+  }
+
+  backlog(): number {
+    return this.#count.get()?.n ?? 0;
+  }
+
+  publishLagSeconds(): number {
+    return this.#oldestPendingMs === undefined ? 0 : Math.max(0, (Date.now() - this.#oldestPendingMs) / 1000);
+  }
+
+  lastPublishSeconds(): number {
+    return this.#lastPublishMs / 1000;
+  }
+
+  #arm(delayMs?: number): void {
+    if (this.#stopped || this.#timer || this.#running || this.#oldestPendingMs === undefined) return;
+    const due = this.#oldestPendingMs + this.#o.publishIntervalMs - this.#lastPublishDurationMs;
+    const delay = delayMs ?? Math.max(0, due - Date.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#cycle().catch(() => undefined);
+    }, delay);
+    this.#timer.unref();
+  }
+
+  #cycle(): Promise<LoadResult> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const run = this.#loadAll();
+    this.#running = run;
+    run.then(
+      () => {
+        this.#running = undefined;
+        this.#refreshOldest();
+        this.#arm();
+      },
+      (error: Error) => {
+        this.#running = undefined;
+        this.#o.onPublishFailed(error);
+        this.#o.logger.error({ err: error.message }, 'sink: publish failed; retrying next interval');
+        this.#refreshOldest();
+        this.#arm(this.#o.publishIntervalMs);
+      },
+    );
+    return run;
+  }
+
+  async #loadAll(): Promise<LoadResult> {
+    let deliveries = 0;
+    let documents = 0;
+    let publishes = 0;
+    for (;;) {
+      const batch = await this.#readPending();
+      if (batch.length === 0) break;
+      const started = performance.now();
+      const hooks = this.#o.registry.warehouseRows();
+      const rows = buildStreamBatch(batch, this.#lookups(hooks), hooks);
+      await this.#o.publish(this.#o.dataDir, rows);
+      const first = batch[0] as StoredDelivery;
+      const last = batch[batch.length - 1] as StoredDelivery;
+      this.#mark.run(new Date().toISOString(), first.delivery_id, last.delivery_id);
+      this.#lastPublishMs = Date.now();
+      this.#lastPublishDurationMs = performance.now() - started;
+      deliveries += batch.length;
+      documents += rows.documents.length;
+      publishes += 1;
+      if (batch.length < MAX_DELIVERIES_PER_PUBLISH) break;
+    }
+    this.#prune.run(new Date(Date.now() - INBOX_RETENTION_MS).toISOString(), PRUNE_BATCH);
+    const result = { deliveries, documents, publishes };
+    if (publishes > 0) this.#o.onPublished(result);
+    return result;
+  }
+
+  /** Up to MAX_DELIVERIES_PER_PUBLISH pending deliveries, read in short batches. */
+  async #readPending(): Promise<StoredDelivery[]> {
+    const all: StoredDelivery[] = [];
+    let after = 0;
+    while (all.length < MAX_DELIVERIES_PER_PUBLISH) {
+      const limit = Math.min(LOADER_READ_BATCH, MAX_DELIVERIES_PER_PUBLISH - all.length);
+      const rows = this.#pending.all(after, limit);
+      all.push(...rows);
+      if (rows.length < limit) break;
+      after = (rows[rows.length - 1] as StoredDelivery).delivery_id;
+      await yieldToLoop();
+    }
+    return all;
+  }
+
+  #lookups(hookRows: readonly Row[]): BatchLookups {
+    const hooks = new Map<string, { searchId: number | null; searchType: string | null }>();
+    for (const row of hookRows) {
+      hooks.set(String(row.hook_id), {
+        searchId: typeof row.search_id === 'number' ? row.search_id : null,
+        searchType: typeof row.search_type === 'string' ? row.search_type : null,
+      });
+    }
+    const validators = new Map<string | null, ValidateFunction | undefined>();
+    const source = this.#o.validators;
+    return {
+      hooks,
+      validator(searchType) {
+        if (!source) return undefined;
+        if (!validators.has(searchType)) validators.set(searchType, source.validator(searchType));
+        return validators.get(searchType);
+      },
+    };
+  }
+
+  #refreshOldest(): void {
+    const row = this.#oldest.get();
+    this.#oldestPendingMs = row ? Date.parse(row.received_at) : undefined;
+  }
+}

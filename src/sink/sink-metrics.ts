@@ -1,0 +1,130 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Every way a request to a hook path can end; the label of sink_deliveries_total. */
+export const DELIVERY_OUTCOMES = [
+  'accepted',
+  'bad_signature',
+  'unknown_hook',
+  'too_large',
+  'not_json',
+  'invalid_json',
+  'no_documents',
+  'inbox_unavailable',
+  'method_not_allowed',
+] as const;
+
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** Live figures the gauges read at scrape time. */
+export interface SinkGaugeSources {
+  /** Acknowledged deliveries not yet published. */
+  backlog(): number;
+  /** Seconds since the oldest unpublished acknowledgement (0 when none). */
+  publishLagSeconds(): number;
+  /** Unix seconds of the last successful publish (0 before the first). */
+  lastPublishSeconds(): number;
+}
+
+/**
+ * The sink's Prometheus metrics, in a Registry of its own (not prom-client's global one), so
+ * that two sinks in one process (tests, `serve`) never collide.
+ */
+export class SinkMetrics {
+  readonly registry = new Registry();
+  readonly #deliveries: Counter<'outcome'>;
+  readonly #documents: Counter;
+  readonly #publishFailures: Counter;
+  readonly #publishes: Counter;
+  readonly #commitSeconds: Histogram;
+  readonly #commitSize: Histogram;
+  readonly #outcomes = new Map<DeliveryOutcome, number>();
+
+  constructor(sources: SinkGaugeSources) {
+    const registers = [this.registry];
+    this.#deliveries = new Counter({
+      name: 'sink_deliveries_total',
+      help: 'Requests to hook paths, by outcome (accepted = committed to the inbox and acknowledged).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of DELIVERY_OUTCOMES) this.#deliveries.inc({ outcome }, 0);
+    this.#documents = new Counter({
+      name: 'sink_documents_accepted_total',
+      help: 'Documents in acknowledged deliveries (duplicates included).',
+      registers,
+    });
+    this.#commitSeconds = new Histogram({
+      name: 'sink_inbox_commit_seconds',
+      help: 'Duration of one inbox group commit (insert + fsync), during which acknowledgements wait.',
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25],
+      registers,
+    });
+    this.#commitSize = new Histogram({
+      name: 'sink_inbox_commit_deliveries',
+      help: 'Deliveries per inbox group commit.',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
+      registers,
+    });
+    this.#publishes = new Counter({
+      name: 'sink_publishes_total',
+      help: 'Successful loader publishes.',
+      registers,
+    });
+    this.#publishFailures = new Counter({
+      name: 'sink_publish_failures_total',
+      help: 'Loader publishes that failed (retried on the next tick; the inbox keeps the rows).',
+      registers,
+    });
+    new Gauge({
+      name: 'sink_inbox_backlog',
+      help: 'Acknowledged deliveries waiting in the inbox to be published.',
+      registers,
+      collect() {
+        this.set(sources.backlog());
+      },
+    });
+    new Gauge({
+      name: 'sink_publish_lag_seconds',
+      help: 'Age of the oldest acknowledged delivery not yet published (0 when none).',
+      registers,
+      collect() {
+        this.set(sources.publishLagSeconds());
+      },
+    });
+    new Gauge({
+      name: 'sink_last_publish_timestamp_seconds',
+      help: 'Unix time of the last successful publish (0 before the first).',
+      registers,
+      collect() {
+        this.set(sources.lastPublishSeconds());
+      },
+    });
+  }
+
+  delivery(outcome: DeliveryOutcome, documents = 0): void {
+    this.#deliveries.inc({ outcome });
+    this.#outcomes.set(outcome, (this.#outcomes.get(outcome) ?? 0) + 1);
+    if (documents > 0) this.#documents.inc(documents);
+  }
+
+  committed(deliveries: number, durationMs: number): void {
+    this.#commitSeconds.observe(durationMs / 1000);
+    this.#commitSize.observe(deliveries);
+  }
+
+  published(): void {
+    this.#publishes.inc();
+  }
+
+  publishFailed(): void {
+    this.#publishFailures.inc();
+  }
+
+  /** Requests per outcome since start (for stats() and tests). */
+  outcomes(): Record<DeliveryOutcome, number> {
+    return Object.fromEntries(DELIVERY_OUTCOMES.map((o) => [o, this.#outcomes.get(o) ?? 0])) as Record<
+      DeliveryOutcome,
+      number
+    >;
+  }
+}

@@ -1,0 +1,64 @@
+import type { InboxDb } from '../state/inbox-db.js';
+import type { Logger } from '../util/logger.js';
+
+/** Loopback by default: the sink is meant to sit behind a TLS-terminating reverse proxy. */
+export const DEFAULT_SINK_HOST = '127.0.0.1';
+
+/** An unprivileged port unlikely to clash with common local services. */
+export const DEFAULT_SINK_PORT = 8787;
+
+/**
+ * 10 MiB: far above a real delivery (a few documents of a few KB each), small enough that a
+ * hostile sender cannot make the sink buffer much before the signature check.
+ */
+export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * 30 s: each publish copies and rewrites the warehouse file, so publishing per delivery would
+ * cost far more than analysts gain; half a minute is fresh enough for dashboards.
+ */
+export const DEFAULT_PUBLISH_INTERVAL_MS = 30_000;
+
+export interface SinkOptions {
+  /** Folder of state.sqlite (hook registry), inbox.sqlite and warehouse.duckdb. */
+  readonly dataDir: string;
+  readonly host?: string;
+  /** 0 = any free port (tests). */
+  readonly port?: number;
+  readonly bodyLimitBytes?: number;
+  /** Longest time from acknowledgement to publication in the warehouse. */
+  readonly publishIntervalMs?: number;
+  readonly logger?: Logger;
+  /** Validate documents against <dataDir>/schemas/<type>_streaming.json (default: when present). */
+  readonly validateSchemas?: boolean;
+  /** Opens the inbox (default openInboxDb): tests inject faults through it. */
+  readonly openInbox?: (dataDir: string) => InboxDb;
+}
+
+/** SinkOptions with every default applied, validated once at the edge. */
+export interface ResolvedSinkOptions {
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly bodyLimitBytes: number;
+  readonly publishIntervalMs: number;
+  readonly validateSchemas: boolean;
+}
+
+export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
+  const resolved = {
+    dataDir: options.dataDir,
+    host: options.host ?? DEFAULT_SINK_HOST,
+    port: options.port ?? DEFAULT_SINK_PORT,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    publishIntervalMs: options.publishIntervalMs ?? DEFAULT_PUBLISH_INTERVAL_MS,
+    validateSchemas: options.validateSchemas ?? true,
+  };
+  if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65_535)
+    throw new RangeError(`sink: port must be an integer 0..65535, got ${resolved.port}`);
+  if (!Number.isInteger(resolved.bodyLimitBytes) || resolved.bodyLimitBytes < 1)
+    throw new RangeError(`sink: body limit must be a positive integer, got ${resolved.bodyLimitBytes}`);
+  if (!Number.isFinite(resolved.publishIntervalMs) || resolved.publishIntervalMs < 0)
+    throw new RangeError(`sink: publish interval must be >= 0 ms, got ${resolved.publishIntervalMs}`);
+  return resolved;
+}

@@ -1,0 +1,192 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type InboxDb, openInboxDb } from '../state/inbox-db.js';
+import { openStateDb, type StateDb } from '../state/state-db.js';
+import { createLogger } from '../util/logger.js';
+import { handleDelivery, reply } from './handle-delivery.js';
+import { parseHookPath } from './hook-path.js';
+import { HookRegistry } from './hook-registry.js';
+import { InboxWriter } from './inbox-writer.js';
+import { Loader, type LoadResult, type PublishStream } from './loader.js';
+import { SchemaValidators } from './schema-validators.js';
+import { type DeliveryOutcome, SinkMetrics } from './sink-metrics.js';
+import { resolveSinkOptions, type SinkOptions } from './sink-options.js';
+
+export interface SinkStats {
+  readonly outcomes: Record<DeliveryOutcome, number>;
+  /** Acknowledged deliveries not yet published. */
+  readonly backlog: number;
+  readonly commits: number;
+  readonly committed: number;
+  readonly publishes: number;
+  readonly publishFailures: number;
+  /** ISO-8601 time of the last successful publish, null before the first. */
+  readonly lastPublishAt: string | null;
+}
+
+export interface RunningSink {
+  /** Base URL, e.g. http://127.0.0.1:8787 (a hook's target URL is this + hookPath(token) behind the proxy). */
+  readonly url: string;
+  readonly port: number;
+  /** Publishes every acknowledged delivery not yet in the warehouse now; rejects if the publish fails. */
+  publishNow(): Promise<LoadResult>;
+  stats(): SinkStats;
+  /**
+   * Graceful stop: stop accepting connections, let in-flight requests finish (their commits
+   * included), publish what is pending (a failure is logged: the rows stay in the inbox for
+   * the next start), close the databases.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the push sink: `POST /hooks/<path_token>` (see handle-delivery.ts), `GET /healthz`
+ * and `GET /metrics`, with the durable inbox (inbox-writer.ts) and the loader (loader.ts).
+ * `publish` is the warehouse's publishStream unless a test injects another.
+ */
+export async function startSink(
+  options: SinkOptions,
+  inject: { publish?: PublishStream } = {},
+): Promise<RunningSink> {
+  const o = resolveSinkOptions(options);
+  const logger = options.logger ?? createLogger('sink');
+  const publish = inject.publish ?? (await import('../warehouse/publish-stream.js')).publishStream;
+  const state: StateDb = openStateDb(o.dataDir);
+  let inbox: InboxDb;
+  try {
+    inbox = (options.openInbox ?? openInboxDb)(o.dataDir);
+  } catch (error) {
+    state.close();
+    throw error;
+  }
+  const registry = new HookRegistry(state);
+  let publishes = 0;
+  let publishFailures = 0;
+  let lastPublishAt: string | null = null;
+  const loader = new Loader({
+    dataDir: o.dataDir,
+    inbox,
+    registry,
+    validators: o.validateSchemas ? new SchemaValidators(o.dataDir) : undefined,
+    publishIntervalMs: o.publishIntervalMs,
+    publish,
+    logger,
+    onPublished: (result) => {
+      publishes += result.publishes;
+      lastPublishAt = new Date().toISOString();
+      for (let i = 0; i < result.publishes; i++) metrics.published();
+      logger.info(result, 'sink: published');
+    },
+    onPublishFailed: () => {
+      publishFailures += 1;
+      metrics.publishFailed();
+    },
+  });
+  const metrics = new SinkMetrics({
+    backlog: () => loader.backlog(),
+    publishLagSeconds: () => loader.publishLagSeconds(),
+    lastPublishSeconds: () => loader.lastPublishSeconds(),
+  });
+  const writer = new InboxWriter(inbox, (deliveries, durationMs) => {
+    metrics.committed(deliveries.length, durationMs);
+    const first = deliveries[0];
+    if (first) loader.noteAcknowledged(first.receivedAt);
+  });
+  const ctx = { registry, writer, metrics, bodyLimitBytes: o.bodyLimitBytes, logger };
+
+  let inFlight = 0;
+  let closing = false;
+  let drained: (() => void) | undefined;
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?', 1)[0] as string;
+    const token = parseHookPath(path);
+    if (token !== undefined) return handleDelivery(req, res, token, ctx);
+    if (path === '/healthz' && req.method === 'GET') {
+      return reply(res, 200, {
+        status: closing ? 'closing' : 'ok',
+        backlog: loader.backlog(),
+        publish_lag_seconds: loader.publishLagSeconds(),
+        last_publish_at: lastPublishAt,
+      });
+    }
+    if (path === '/metrics' && req.method === 'GET') {
+      const text = await metrics.registry.metrics();
+      res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
+      res.end(text);
+      return;
+    }
+    reply(res, 404, { error: 'not found' });
+  };
+  const server: Server = createServer((req, res) => {
+    inFlight += 1;
+    if (closing) res.setHeader('Connection', 'close');
+    route(req, res)
+      .catch((error: Error) => {
+        logger.error({ err: error.message, path: req.url }, 'sink: request failed');
+        if (!res.headersSent) reply(res, 500, { error: 'internal error' });
+        else res.destroy();
+      })
+      .finally(() => {
+        inFlight -= 1;
+        if (inFlight === 0) drained?.();
+      });
+  });
+  server.keepAliveTimeout = 65_000;
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, o.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await loader.stop();
+    inbox.close();
+    state.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+
+  let closed: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    closing = true;
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+    server.closeAllConnections();
+    await stopped;
+    await writer.drain();
+    await loader.stop();
+    try {
+      await loader.loadNow();
+    } catch (error) {
+      logger.error(
+        { err: (error as Error).message },
+        'sink: final publish failed; deliveries stay in the inbox',
+      );
+    }
+    inbox.close();
+    state.close();
+  };
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    publishNow: () => loader.loadNow(),
+    stats: () => ({
+      outcomes: metrics.outcomes(),
+      backlog: loader.backlog(),
+      ...writer.stats(),
+      publishes,
+      publishFailures,
+      lastPublishAt,
+    }),
+    close: () => {
+      closed ??= close();
+      return closed;
+    },
+  };
+}

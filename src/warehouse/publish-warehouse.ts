@@ -1,0 +1,83 @@
+import { constants, copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { applyMigrations } from './apply-migrations.js';
+import { createViews } from './create-views.js';
+import { openDatabase, WRITER_MEMORY_LIMIT } from './open-database.js';
+import { withPublishLock } from './publish-lock.js';
+import { PUBLISH_TEMP_PREFIX, publishedPath } from './warehouse-paths.js';
+
+/** Test hook: called between the work and the rename; throwing there aborts the publish. */
+export type BeforeRename = (tempPath: string) => void | Promise<void>;
+
+/**
+ * The one way the published file changes. Under the publish lock: copy warehouse.duckdb
+ * (if any) to a temporary file beside it (a reflink where the filesystem can), open it,
+ * apply pending migrations, run `work` inside ONE transaction, re-create the views,
+ * CHECKPOINT, close, fsync, rename over warehouse.duckdb and fsync the folder.
+ * Readers holding the old file keep reading their snapshot (the rename only changes
+ * which inode the name points at); a reader opening meanwhile gets the old or the new
+ * file, complete. On any failure the temporary file is deleted and the published file is
+ * untouched.
+ */
+export async function publishWarehouse<T>(
+  dataDir: string,
+  work: (connection: DuckDBConnection) => Promise<T>,
+  options: { beforeRename?: BeforeRename } = {},
+): Promise<T> {
+  return withPublishLock(dataDir, async () => {
+    removeLeftovers(dataDir);
+    const target = publishedPath(dataDir);
+    const temp = join(dataDir, `${PUBLISH_TEMP_PREFIX}${process.pid}-${Date.now()}.duckdb`);
+    try {
+      if (existsSync(target)) copyFileSync(target, temp, constants.COPYFILE_FICLONE);
+      const db = await openDatabase(temp, { memory_limit: WRITER_MEMORY_LIMIT });
+      let result: T;
+      try {
+        const { connection } = db;
+        await applyMigrations(connection);
+        await connection.run('begin transaction');
+        try {
+          result = await work(connection);
+          await connection.run('commit');
+        } catch (error) {
+          await connection.run('rollback').catch(() => undefined);
+          throw error;
+        }
+        await createViews(connection);
+        await connection.run('checkpoint');
+      } finally {
+        db.close();
+      }
+      await options.beforeRename?.(temp);
+      await fsyncPath(temp, 'r+');
+      await rename(temp, target);
+      await fsyncPath(dataDir, 'r');
+      return result;
+    } finally {
+      removeTemp(temp);
+    }
+  });
+}
+
+async function fsyncPath(path: string, flags: string): Promise<void> {
+  const handle = await open(path, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function removeTemp(temp: string): void {
+  rmSync(temp, { force: true });
+  rmSync(`${temp}.wal`, { force: true });
+}
+
+/** Temporary files of a publisher that was killed: nobody else publishes while we hold the lock. */
+function removeLeftovers(dataDir: string): void {
+  for (const file of readdirSync(dataDir)) {
+    if (file.startsWith(PUBLISH_TEMP_PREFIX)) rmSync(join(dataDir, file), { force: true });
+  }
+}

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import {
+  DuckDBDateValue,
+  DuckDBDecimalValue,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
+  DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import type { Value } from '../normalize/rows.js';
+import { UserError } from '../util/user-error.js';
+import { openDatabase } from './open-database.js';
+import { publishedPath } from './warehouse-paths.js';
+
+/** A query result as plain JS: bigints as numbers when safe, dates and times as ISO text. */
+export interface QueryResult {
+  readonly columns: string[];
+  readonly rows: Value[][];
+}
+
+/**
+ * Runs one query on the published warehouse opened READ_ONLY: it never blocks a publish
+ * (publishes replace the file by rename) and sees one complete published state.
+ */
+export async function queryReadOnly(
+  dataDir: string,
+  sql: string,
+  params?: Value[] | Record<string, Value>,
+): Promise<QueryResult> {
+  const path = publishedPath(dataDir);
+  if (!existsSync(path)) throw new UserError(`no warehouse yet at ${path}: run \`campaign-warehouse sync\` first`);
+  const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
+  try {
+    const reader = await db.connection.runAndReadAll(sql, params);
+    return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
+  } finally {
+    db.close();
+  }
+}
+
+/** Converts a DuckDB value to plain JS (exported for tests and other readers). */
+export function toPlain(value: DuckDBValue): Value {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof DuckDBDateValue) return value.toString();
+  if (value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampTZValue)
+    return microsToIso(value.micros);
+  if (value instanceof DuckDBTimestampMillisecondsValue) return microsToIso(value.millis * 1000n);
+  if (value instanceof DuckDBTimestampSecondsValue) return microsToIso(value.seconds * 1_000_000n);
+  if (value instanceof DuckDBTimestampNanosecondsValue) return microsToIso(value.nanos / 1000n);
+  if (value instanceof DuckDBDecimalValue) return value.toDouble();
+  return value.toString();
+}
+
+function microsToIso(micros: bigint): string {
+  const ms = micros / 1000n;
+  const iso = new Date(Number(ms)).toISOString();
+  const extra = Number(((micros % 1000n) + 1000n) % 1000n);
+  return extra === 0 ? iso : `${iso.slice(0, -1)}${String(extra).padStart(3, '0')}Z`;
+}

@@ -1,0 +1,38 @@
+import type { EntityTable, FactTable } from '../normalize/rows.js';
+
+/**
+ * The documented key of each table (sql/warehouse/migrations: not declared as constraints
+ * so bulk loads stay fast; publishing enforces them). Facts with `segment` are replaced per
+ * (snapshot_date, segment); the others per snapshot_date.
+ */
+export const FACT_KEYS: Record<FactTable, readonly string[]> = {
+  campaign_metrics: ['snapshot_date', 'segment', 'campaign_id'],
+  campaign_network_metrics: ['snapshot_date', 'segment', 'campaign_id', 'network'],
+  campaign_network_stats: ['snapshot_date', 'segment', 'campaign_id', 'network', 'stat'],
+  post_metrics: ['snapshot_date', 'segment', 'campaign_id', 'post_id'],
+  post_stats: ['snapshot_date', 'segment', 'campaign_id', 'post_id', 'stat'],
+  influencer_campaign_metrics: ['snapshot_date', 'segment', 'campaign_id', 'influencer_id'],
+  influencer_sales: ['snapshot_date', 'segment', 'campaign_id', 'influencer_id', 'currency'],
+  influencer_stats: ['snapshot_date', 'segment', 'campaign_id', 'influencer_id', 'stat'],
+  influencer_profiles: ['snapshot_date', 'influencer_id'],
+  influencer_network_profiles: ['snapshot_date', 'influencer_id', 'network'],
+  influencer_tag_assignments: ['snapshot_date', 'campaign_id', 'influencer_id', 'tag_id'],
+};
+
+/** Facts without `segment`: fetched from the unfiltered view only ('all'). */
+export const UNSEGMENTED_FACTS: readonly FactTable[] = [
+  'influencer_profiles',
+  'influencer_network_profiles',
+  'influencer_tag_assignments',
+];
+
+export const ENTITY_KEYS: Record<EntityTable, readonly string[]> = {
+  workspaces: ['workspace_id'],
+  influencer_tags: ['tag_id'],
+  campaigns: ['campaign_id'],
+  influencers: ['influencer_id'],
+  posts: ['campaign_id', 'post_id'],
+};
+
+/** The segment of the unfiltered figures. */
+export const ALL_SEGMENT = 'all';

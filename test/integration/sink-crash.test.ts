@@ -1,0 +1,109 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hookPath } from '../../src/sink/hook-path.js';
+import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { buildCli, spawnSinkCli } from '../helpers/sink-child.js';
+import {
+  deliveryBody,
+  insertHook,
+  sampleDocument,
+  signatureHeaders,
+  type TestHook,
+  tempSinkDir,
+} from '../helpers/sink-fixtures.js';
+
+const SENDERS = 32;
+
+/**
+ * `SENDERS` concurrent senders post one-document deliveries (ids `<prefix>-<sender>-<n>`) until
+ * `stop()` is true or the sink goes away; returns the ids of documents acknowledged with 200.
+ */
+async function sendUntil(
+  baseUrl: string,
+  hook: TestHook,
+  prefix: string,
+  stop: () => boolean,
+): Promise<string[]> {
+  const acknowledged: string[] = [];
+  const dispatcher = new Agent({ connections: SENDERS });
+  const sender = async (s: number): Promise<void> => {
+    for (let n = 0; !stop(); n++) {
+      const id = `${prefix}-${s}-${n}`;
+      const body = deliveryBody(hook, [sampleDocument(id)]);
+      try {
+        const response = await fetch(`${baseUrl}${hookPath(hook.pathToken)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...signatureHeaders(hook.secret, body) },
+          body,
+          // @ts-expect-error undici's dispatcher option of Node's fetch
+          dispatcher,
+        });
+        await response.arrayBuffer();
+        if (response.status === 200) acknowledged.push(id);
+      } catch {
+        return; // the sink is gone
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: SENDERS }, (_, s) => sender(s)));
+  await dispatcher.close().catch(() => undefined);
+  return acknowledged;
+}
+
+async function documentIds(dataDir: string): Promise<Set<string>> {
+  const result = await queryReadOnly(dataDir, 'select document_id from stream_documents');
+  return new Set(result.rows.map((row) => String(row[0])));
+}
+
+describe('sink process: kill -9 and SIGTERM', () => {
+  const data = tempSinkDir();
+  let hook: TestHook;
+  beforeAll(async () => {
+    await buildCli();
+    hook = insertHook(data.dir);
+  }, 240_000);
+  afterAll(() => data.remove());
+
+  it('loses no acknowledged document when killed with SIGKILL under load', async () => {
+    const first = await spawnSinkCli(data.dir, ['--publish-interval', '0.5']);
+    let killed = false;
+    const sending = sendUntil(first.url, hook, 'k', () => killed);
+    // Let acknowledgements and a few publishes happen, then kill mid-stream.
+    await sleep(1_500);
+    first.process.kill('SIGKILL');
+    killed = true;
+    const acknowledged = await sending;
+    expect(await first.exited).toBeNull();
+    expect(acknowledged.length).toBeGreaterThan(50);
+
+    // Restarted, the sink publishes the backlog at once; SIGTERM flushes whatever is left.
+    const second = await spawnSinkCli(data.dir, ['--publish-interval', '3600']);
+    second.process.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    const stored = await documentIds(data.dir);
+    const lost = acknowledged.filter((id) => !stored.has(id));
+    expect(lost).toEqual([]);
+    const dupes = await queryReadOnly(
+      data.dir,
+      'select count(*) from (select hook_id, document_id from stream_documents group by all having count(*) > 1)',
+    );
+    expect(Number(dupes.rows[0]?.[0])).toBe(0);
+  });
+
+  it('on SIGTERM finishes in-flight deliveries, publishes them and exits 0', async () => {
+    const sink = await spawnSinkCli(data.dir, ['--publish-interval', '3600']);
+    let stopped = false;
+    const sending = sendUntil(sink.url, hook, 't', () => stopped);
+    await sleep(500);
+    sink.process.kill('SIGTERM');
+    const code = await sink.exited;
+    stopped = true;
+    const acknowledged = await sending;
+    expect(code).toBe(0);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    const stored = await documentIds(data.dir);
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    expect(sink.stderr()).toContain('sink: stopped');
+  });
+});

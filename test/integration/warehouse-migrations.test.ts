@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyMigrations, listMigrations } from '../../src/warehouse/apply-migrations.js';
+import { openDatabase } from '../../src/warehouse/open-database.js';
+import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
+import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
+import { sampleRun } from '../helpers/warehouse-rows.js';
+import { tempDataDir } from '../helpers/warehouse-temp.js';
+
+describe('warehouse migrations', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  beforeEach(() => {
+    data = tempDataDir();
+  });
+  afterEach(() => data.remove());
+
+  it('lists the shipped migrations in version order', () => {
+    const versions = listMigrations().map((m) => m.version);
+    expect(versions.slice(0, 2)).toEqual([1, 2]);
+    expect([...versions].sort((a, b) => a - b)).toEqual(versions);
+  });
+
+  it('upgrades a warehouse with only 001 applied in place, keeping its rows', async () => {
+    const db = await openDatabase(publishedPath(data.dir));
+    expect(await applyMigrations(db.connection, { upTo: 1 })).toEqual([1]);
+    await db.connection.run(
+      "insert into campaigns values ('c1', 'Old', 'w1', 'active', '2026-01-01', null, '{}', '2026-01-01 00:00:00', '2026-01-02 00:00:00')",
+    );
+    db.close();
+
+    await publishRunRecord(data.dir, sampleRun('r1', '2026-11-20'));
+
+    const applied = await queryReadOnly(data.dir, 'select version, name from schema_migrations order by version');
+    expect(applied.rows).toEqual(listMigrations().map((m) => [m.version, m.name]));
+    const kept = await queryReadOnly(data.dir, 'select campaign_id, name, first_seen_at from campaigns');
+    expect(kept.rows).toEqual([['c1', 'Old', '2026-01-01T00:00:00.000Z']]);
+    const streaming = await queryReadOnly(data.dir, 'select count(*) from stream_documents');
+    expect(streaming.rows).toEqual([[0]]);
+  });
+
+  it('applying twice applies nothing the second time', async () => {
+    const db = await openDatabase(publishedPath(data.dir));
+    try {
+      expect((await applyMigrations(db.connection)).length).toBe(listMigrations().length);
+      expect(await applyMigrations(db.connection)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/warehouse/open-database.js';
+import { openStaging } from '../../src/warehouse/open-staging.js';
+import { toPlain } from '../../src/warehouse/query-read-only.js';
+import { tempDataDir } from '../helpers/warehouse-temp.js';
+
+async function readAll(path: string, sql: string): Promise<unknown[][]> {
+  const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
+  try {
+    return (await db.connection.runAndReadAll(sql)).getRows().map((row) => row.map(toPlain));
+  } finally {
+    db.close();
+  }
+}
+
+describe('openStaging', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  beforeEach(() => {
+    data = tempDataDir();
+  });
+  afterEach(() => data.remove());
+
+  it('converts every column type, fills missing columns with NULL and ignores unknown ones', async () => {
+    const staging = await openStaging(data.dir, '2026-11-20');
+    expect(existsSync(staging.path)).toBe(true);
+    await staging.append({
+      posts: [
+        {
+          campaign_id: 'c1',
+          post_id: 123, // a number in a VARCHAR column becomes its text
+          network: 'instagram',
+          published_at: '2026-11-01T10:00:00.5Z',
+          raw: '{"id":123,"extra":[1,2]}',
+          first_seen_at: '2026-11-20T19:00:00Z',
+          last_seen_at: '2026-11-20T19:00:00Z',
+          not_a_column: 'ignored',
+        },
+      ],
+      influencer_profiles: [
+        { snapshot_date: '2026-11-20', influencer_id: 'i1', influence: '55.5', brand_score: null, true_reach: '1000', followers: 2000.4 },
+      ],
+    });
+    await staging.append({ ['no_such_table' as 'posts']: [{ campaign_id: 'x' }] });
+    await staging.close();
+    expect(await readAll(staging.path, "select post_id, influencer_id, url, published_at, raw->>'$.extra[0]' from posts")).toEqual([
+      ['123', null, null, '2026-11-01T10:00:00.500Z', '1'],
+    ]);
+    expect(await readAll(staging.path, 'select * from influencer_profiles')).toEqual([
+      ['2026-11-20', 'i1', 55.5, null, 1000, 2000],
+    ]);
+    const types = await readAll(staging.path, "select typeof(true_reach), typeof(snapshot_date) from influencer_profiles");
+    expect(types).toEqual([['BIGINT', 'DATE']]);
+  });
+
+  it('names the table and column of a value it cannot convert', async () => {
+    const staging = await openStaging(data.dir, 'bad');
+    await expect(
+      staging.append({ influencer_profiles: [{ snapshot_date: 'soon', influencer_id: 'i1' }] }),
+    ).rejects.toThrow(/influencer_profiles\.snapshot_date/);
+    await staging.close();
+  });
+
+  it('reopens an existing staging file as it is, so a resumed sync continues in it', async () => {
+    const first = await openStaging(data.dir, 'resume');
+    await first.append({ influencer_tag_assignments: [{ snapshot_date: '2026-11-20', campaign_id: 'c1', influencer_id: 'i1', tag_id: '1' }] });
+    await first.close();
+    const second = await openStaging(data.dir, 'resume');
+    await second.append({ influencer_tag_assignments: [{ snapshot_date: '2026-11-20', campaign_id: 'c2', influencer_id: 'i1', tag_id: '1' }] });
+    await second.close();
+    expect(await readAll(second.path, 'select campaign_id from influencer_tag_assignments order by 1')).toEqual([['c1'], ['c2']]);
+  });
+
+  it('loads more than one chunk and flushes on demand', async () => {
+    const staging = await openStaging(data.dir, 'many');
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ snapshot_date: '2026-11-20', segment: 'all', campaign_id: 'c1', post_id: `p${i}`, stat: 'likes', value: i }));
+    await staging.append({ post_stats: rows });
+    await staging.flush();
+    await staging.close();
+    expect(await readAll(staging.path, 'select count(*), sum(value) from post_stats')).toEqual([[5000, 12497500]]);
+  });
+});

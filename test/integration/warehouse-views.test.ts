@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listViews } from '../../src/warehouse/create-views.js';
+import { publishStream } from '../../src/warehouse/publish-stream.js';
+import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { stageAndPublish, tempDataDir } from '../helpers/warehouse-temp.js';
+import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
+
+/** Reads a whole view as row objects. */
+async function view(dir: string, name: string, orderBy = '1'): Promise<Record<string, unknown>[]> {
+  const { columns, rows } = await queryReadOnly(dir, `select * from ${name} order by ${orderBy}`);
+  return rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])));
+}
+
+describe('analyst views on a loaded warehouse', () => {
+  const data = tempDataDir();
+  beforeAll(async () => {
+    await stageAndPublish(data.dir, '2026-11-19', ['all', 'vip'], { campaigns: ['c1', 'c2'] });
+    await stageAndPublish(data.dir, '2026-11-20', ['all'], { runId: 'r2', campaigns: ['c1', 'c2'] });
+    await publishStream(data.dir, sampleStreamBatch());
+  });
+  afterAll(() => data.remove());
+
+  it('every view of sql/warehouse/views is created and runs', async () => {
+    const { rows } = await queryReadOnly(data.dir, "select view_name from duckdb_views() where not internal and schema_name = 'main'");
+    const created = rows.map((row) => row[0]).sort();
+    const expected = listViews().map((v) => v.name).sort();
+    expect(created).toEqual(expected);
+    for (const name of expected) {
+      const result = await queryReadOnly(data.dir, `select count(*) from ${name}`);
+      expect(result.rows[0]![0], name).toBeGreaterThan(0);
+    }
+  });
+
+  it('latest_<fact> keeps the latest snapshot_date of each segment', async () => {
+    const rows = await view(data.dir, 'latest_campaign_metrics', 'segment, campaign_id');
+    expect(rows.map((r) => [r.segment, r.campaign_id, r.snapshot_date])).toEqual([
+      ['all', 'c1', '2026-11-20'],
+      ['all', 'c2', '2026-11-20'],
+      ['vip', 'c1', '2026-11-19'],
+      ['vip', 'c2', '2026-11-19'],
+    ]);
+    const profiles = await view(data.dir, 'latest_influencer_profiles');
+    expect(new Set(profiles.map((r) => r.snapshot_date))).toEqual(new Set(['2026-11-20']));
+  });
+
+  it('campaign_network_stats_wide pivots stats, reach as stats_reach', async () => {
+    const rows = await view(data.dir, "campaign_network_stats_wide where segment = 'all' and snapshot_date = '2026-11-20' and campaign_id = 'c1'", 'network');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ network: 'instagram', likes: 200, comments: 50, stats_reach: 1800, saved: null });
+  });
+
+  it('network_breakdown shares add up to 1 per campaign and reach is per network', async () => {
+    const rows = await view(data.dir, "network_breakdown where segment = 'all' and snapshot_date = '2026-11-20' and campaign_id = 'c1'", 'network');
+    expect(rows.map((r) => r.share_of_posts)).toEqual([0.5, 0.5]);
+    expect(rows[0]).toMatchObject({ reach: 2000, campaign_total_reach: 3000, campaign_name: 'Campaign c1' });
+  });
+
+  it('influencer_leaderboard ranks the latest all-segment figures with profiles', async () => {
+    const rows = await view(data.dir, "influencer_leaderboard where campaign_id = 'c1'", 'engagement_rank');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ snapshot_date: '2026-11-20', influencer_id: 'i0', engagement_rank: 1, emv_rank: 2, influence: 50, profile_true_reach: 50_000 });
+  });
+
+  it('sales_vs_budget compares sales per currency with the budget', async () => {
+    const rows = await view(data.dir, "sales_vs_budget where snapshot_date = '2026-11-20' and segment = 'all' and campaign_id = 'c1'", 'influencer_id');
+    expect(rows).toEqual([
+      expect.objectContaining({ influencer_id: 'i0', currency: 'EUR', sales_amount: 320.5, budget: 100, sales_to_budget: 3.205 }),
+      expect.objectContaining({ influencer_id: 'i1', currency: null, sales_amount: null }),
+    ]);
+  });
+
+  it('latest_sync shows the last succeeded run', async () => {
+    const rows = await view(data.dir, 'latest_sync');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ run_id: 'r2', snapshot_date: '2026-11-20' });
+    expect(rows[0]!.hours_since_finished).toBeGreaterThan(0);
+  });
+
+  it('stream views count documents once per search and list the latest', async () => {
+    const daily = await view(data.dir, 'stream_documents_daily', 'day, source_name');
+    expect(daily).toEqual([
+      expect.objectContaining({ day: '2026-11-20', search_id: 7, source_name: 'Daily News', documents: 2, hooks: 2 }),
+      expect.objectContaining({ day: '2026-11-21', search_id: 7, source_name: 'Daily News', documents: 1, hooks: 1 }),
+    ]);
+    const latest = await view(data.dir, 'latest_stream_documents', 'recency_rank');
+    expect(latest.map((r) => r.document_id)).toEqual(['d3', 'd2', 'd1']);
+  });
+});
