@@ -49,13 +49,27 @@ async function sendProbe(url: string, hook: BenchHook, id: string): Promise<numb
   return performance.now();
 }
 
-/** Polls the published file until every probe is visible; returns ms from ack to visibility per probe. */
-async function watchProbes(dataDir: string, acks: Map<string, number>, timeoutMs: number): Promise<number[]> {
+/**
+ * Polls the published file while probes are being sent (`acks` grows) until `sending` is done
+ * and every probe is visible; returns ms from acknowledgement to visibility per probe.
+ */
+async function watchProbes(
+  dataDir: string,
+  acks: Map<string, number>,
+  sending: Promise<unknown>,
+  timeoutMs: number,
+): Promise<number[]> {
+  let sent = false;
+  void sending.finally(() => {
+    sent = true;
+  });
   const seen = new Map<string, number>();
-  const deadline = performance.now() + timeoutMs;
-  while (seen.size < acks.size && performance.now() < deadline) {
+  let deadline = Number.POSITIVE_INFINITY;
+  while ((!sent || seen.size < acks.size) && performance.now() < deadline) {
+    if (sent && deadline === Number.POSITIVE_INFINITY) deadline = performance.now() + timeoutMs;
     await sleep(POLL_MS);
     const missing = [...acks.keys()].filter((id) => !seen.has(id));
+    if (missing.length === 0) continue;
     try {
       const placeholders = missing.map(() => '?').join(', ');
       const result = await queryReadOnly(
@@ -90,12 +104,9 @@ export async function runFreshnessBench(args: string[]): Promise<Record<string, 
     try {
       const idle: number[] = [];
       for (let i = 0; i < samples; i++) {
-        const id = `idle-${i}`;
-        const [ms] = await watchProbes(
-          dataDir,
-          new Map([[id, await sendProbe(sink.url, hook, id)]]),
-          timeoutMs,
-        );
+        const acks = new Map<string, number>();
+        const probe = sendProbe(sink.url, hook, `idle-${i}`).then((at) => acks.set(`idle-${i}`, at));
+        const [ms] = await watchProbes(dataDir, acks, probe, timeoutMs);
         idle.push(ms as number);
         process.stdout.write(`idle probe ${i + 1}/${samples}: ${((ms as number) / 1000).toFixed(2)} s\n`);
       }
@@ -106,13 +117,14 @@ export async function runFreshnessBench(args: string[]): Promise<Record<string, 
         durationSeconds: loadSeconds,
         overallRate: loadRate,
       });
-      const probesUntil = performance.now() + (loadSeconds - 5) * 1000;
-      for (let i = 0; performance.now() < probesUntil; i++) {
-        const id = `load-${i}`;
-        acks.set(id, await sendProbe(sink.url, hook, id));
-        await sleep(PROBE_EVERY_MS);
-      }
-      const [loaded, loadFigures] = await Promise.all([watchProbes(dataDir, acks, timeoutMs), load]);
+      const probing = (async () => {
+        const probesUntil = performance.now() + (loadSeconds - 5) * 1000;
+        for (let i = 0; performance.now() < probesUntil; i++) {
+          acks.set(`load-${i}`, await sendProbe(sink.url, hook, `load-${i}`));
+          await sleep(PROBE_EVERY_MS);
+        }
+      })();
+      const [loaded, loadFigures] = await Promise.all([watchProbes(dataDir, acks, probing, timeoutMs), load]);
       const idleStats = summarize(idle);
       const loadStats = summarize(loaded);
       const figures = {

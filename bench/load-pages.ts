@@ -39,7 +39,11 @@ function pages<T>(items: T[]): T[][] {
 }
 
 /** `campaigns` campaigns of `postsPerCampaign` posts and `influencersPerCampaign` influencers. */
-export function generatePages(campaigns: number, postsPerCampaign: number, influencersPerCampaign: number): CampaignPages[] {
+export function generatePages(
+  campaigns: number,
+  postsPerCampaign: number,
+  influencersPerCampaign: number,
+): CampaignPages[] {
   const random = prng(42);
   const int = (max: number) => Math.floor(random() * max);
   const result: CampaignPages[] = [];
@@ -66,16 +70,46 @@ export function generatePages(campaigns: number, postsPerCampaign: number, influ
     for (let i = 0; i < influencersPerCampaign; i += 1) {
       const sources: Record<string, RawRecord> = {};
       for (const network of NETWORKS.slice(0, 2)) {
-        sources[network] = { id: String(int(1e9)), username: `user${i}_${network}`, followers: int(1e6), engagement_per_post: random() * 1000, true_reach: int(1e6) };
+        sources[network] = {
+          id: String(int(1e9)),
+          username: `user${i}_${network}`,
+          followers: int(1e6),
+          engagement_per_post: random() * 1000,
+          true_reach: int(1e6),
+        };
       }
-      const stats: Record<string, number> = { comments: int(1e4), likes: int(1e5), views: int(1e6), impressions: int(1e6), reach: int(1e6), saved: int(1e3) };
+      const stats: Record<string, number> = {
+        comments: int(1e4),
+        likes: int(1e5),
+        views: int(1e6),
+        impressions: int(1e6),
+        reach: int(1e6),
+        saved: int(1e3),
+      };
       influencers.push({
         id: String(i),
         name: `Influencer ${i}`,
         budget: int(10_000),
-        tags: [{ id: '12', name: 'vip' }, { id: String(40 + int(5)), name: 'region' }],
-        campaign_metrics: { num_posts: int(20), engagement: int(1e5), engagement_rate: random(), reach: int(1e6), emv: random() * 1e4, stats, sales: i % 3 === 0 ? { EUR: random() * 1e4, USD: random() * 1e4 } : undefined },
-        influencer_metrics: { influence: random() * 100, brand_score: random() * 10, true_reach: int(1e7), followers: int(1e7), sources },
+        tags: [
+          { id: '12', name: 'vip' },
+          { id: String(40 + int(5)), name: 'region' },
+        ],
+        campaign_metrics: {
+          num_posts: int(20),
+          engagement: int(1e5),
+          engagement_rate: random(),
+          reach: int(1e6),
+          emv: random() * 1e4,
+          stats,
+          sales: i % 3 === 0 ? { EUR: random() * 1e4, USD: random() * 1e4 } : undefined,
+        },
+        influencer_metrics: {
+          influence: random() * 100,
+          brand_score: random() * 10,
+          true_reach: int(1e7),
+          followers: int(1e7),
+          sources,
+        },
       });
     }
     result.push({ campaignId, posts: pages(posts), influencers: pages(influencers) });

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Table from 'cli-table3';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import Table from 'cli-table3';
 import type { Row, TableRows } from '../src/normalize/rows.js';
 import { applyMigrations } from '../src/warehouse/apply-migrations.js';
 import { openDatabase } from '../src/warehouse/open-database.js';
@@ -31,9 +31,16 @@ interface Normalizers {
 async function loadNormalizers(): Promise<Normalizers> {
   const modulePath = '../src/normalize/index.js';
   try {
-    const module = (await import(modulePath)) as { normalizePosts?: Normalize; normalizeInfluencers?: Normalize };
+    const module = (await import(modulePath)) as {
+      normalizePosts?: Normalize;
+      normalizeInfluencers?: Normalize;
+    };
     if (module.normalizePosts && module.normalizeInfluencers) {
-      return { name: 'src/normalize', posts: module.normalizePosts, influencers: module.normalizeInfluencers };
+      return {
+        name: 'src/normalize',
+        posts: module.normalizePosts,
+        influencers: module.normalizeInfluencers,
+      };
     }
   } catch {
     // not built yet: fall through to the stand-ins
@@ -44,14 +51,20 @@ async function loadNormalizers(): Promise<Normalizers> {
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(`--${name}`);
   const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`bench load: --${name} must be a positive number`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`bench load: --${name} must be a positive number`);
   return value;
 }
 
 /** Every normalized page, in order (regenerated on demand: never all rows in memory at once). */
 function* normalizedPages(pages: readonly CampaignPages[], normalizers: Normalizers): Generator<TableRows> {
   for (const campaign of pages) {
-    const ctx = { snapshotDate: SNAPSHOT_DATE, segment: 'all', seenAt: SEEN_AT, campaignId: campaign.campaignId };
+    const ctx = {
+      snapshotDate: SNAPSHOT_DATE,
+      segment: 'all',
+      seenAt: SEEN_AT,
+      campaignId: campaign.campaignId,
+    };
     for (const page of campaign.posts) yield normalizers.posts(page, ctx);
     for (const page of campaign.influencers) yield normalizers.influencers(page, ctx);
   }
@@ -125,7 +138,11 @@ function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
-function writeNdjson(dir: string, pages: readonly CampaignPages[], normalizers: Normalizers): Map<string, string> {
+function writeNdjson(
+  dir: string,
+  pages: readonly CampaignPages[],
+  normalizers: Normalizers,
+): Map<string, string> {
   const files = new Map<string, string>();
   for (const pageRows of normalizedPages(pages, normalizers)) {
     for (const [table, tableRows] of Object.entries(pageRows)) {
@@ -152,7 +169,9 @@ async function timeReadJson(path: string, files: Map<string, string>): Promise<n
     await applyMigrations(db.connection);
     const started = performance.now();
     for (const [table, file] of files) {
-      const columns = (await columnsOf(db.connection, table)).map(([name, type]) => `${sqlString(name)}: ${sqlString(type)}`);
+      const columns = (await columnsOf(db.connection, table)).map(
+        ([name, type]) => `${sqlString(name)}: ${sqlString(type)}`,
+      );
       await db.connection.run(
         `insert into ${sqlIdentifier(table)} by name select * from read_json(${sqlString(file)}, format = 'newline_delimited', columns = {${columns.join(', ')}})`,
       );
@@ -193,10 +212,14 @@ async function timeNaiveInsert(
       const kinds = columns.map((_, i) => columnKind(statement.parameterType(i + 1)));
       const converters = kinds.map((kind) => converterFor(kind));
       for (const row of tableRows) {
-        statement.bind(columns.map(([name], i): DuckDBValue => {
-          const value = row[name];
-          return value === undefined || value === null ? null : toDuckDBValue(kinds[i]!, converters[i]!(value));
-        }));
+        statement.bind(
+          columns.map(([name], i): DuckDBValue => {
+            const value = row[name];
+            return value === undefined || value === null
+              ? null
+              : toDuckDBValue(kinds[i]!, converters[i]!(value));
+          }),
+        );
         await statement.run();
       }
     }

@@ -19,7 +19,8 @@ export function registerQuery(program: Command): void {
     .option('--data-dir <dir>', 'folder of warehouse.duckdb (env CW_DATA_DIR, default ./data)')
     .action(async (sql: string, options: { format: string; dataDir?: string }) => {
       const format = FORMATS.find((f) => f === options.format);
-      if (!format) throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
+      if (!format)
+        throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
       const dataDir = options.dataDir ?? process.env.CW_DATA_DIR ?? DEFAULT_DATA_DIR;
       const { queryReadOnly } = await import('../warehouse/query-read-only.js');
       const { formatResult } = await import('../warehouse/format-result.js');

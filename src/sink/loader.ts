@@ -21,6 +21,16 @@ export const MAX_DELIVERIES_PER_PUBLISH = 20_000;
 /** Loaded deliveries are kept this long in the inbox (for `status` and forensics), then pruned. */
 export const INBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
+/**
+ * Assumed duration of a publish before the first one is measured: publishes start this much
+ * before they are due so the data is visible within the interval (a publish of a few thousand
+ * deliveries takes a few hundred ms).
+ */
+export const INITIAL_PUBLISH_ESTIMATE_MS = 1_000;
+
+/** Publishes start at least this long before they are due (the duration of the last one, 1.5x, else this). */
+export const MIN_PUBLISH_LEAD_MS = 250;
+
 /** Loaded deliveries pruned per cycle: keeps the delete short. */
 const PRUNE_BATCH = 5_000;
 
@@ -48,8 +58,8 @@ export interface LoadResult {
 
 /**
  * Moves acknowledged deliveries from the inbox into the warehouse. A publish is due at most
- * `publishIntervalMs` after the oldest unpublished acknowledgement (minus the last publish's
- * duration, so the data is visible by then); an idle sink never publishes. Each cycle reads
+ * `publishIntervalMs` after the oldest unpublished acknowledgement, started early by the
+ * expected publish duration so the data is visible by then; an idle sink never publishes. Each cycle reads
  * pending deliveries in short batches by delivery_id, publishes them with publishStream and
  * only then marks them loaded: a crash in between re-publishes them, and the warehouse drops
  * the duplicates by key. A failed publish leaves the inbox as it was and is retried one
@@ -66,7 +76,7 @@ export class Loader {
   #running: Promise<LoadResult> | undefined;
   #oldestPendingMs: number | undefined;
   #lastPublishMs = 0;
-  #lastPublishDurationMs = 0;
+  #lastPublishDurationMs = INITIAL_PUBLISH_ESTIMATE_MS;
   #stopped = false;
 
   constructor(options: LoaderOptions) {
@@ -100,7 +110,8 @@ export class Loader {
 
   /** Loads and publishes everything pending now (waits for a cycle already running, then runs one). */
   async loadNow(): Promise<LoadResult> {
-    if (this.#running) await this.#running.catch(() => undefined);
+    // A loop, not an if: another caller may have started a cycle while this one waited.
+    while (this.#running) await this.#running.catch(() => undefined);
     return this.#cycle();
   }
 
@@ -126,7 +137,8 @@ export class Loader {
 
   #arm(delayMs?: number): void {
     if (this.#stopped || this.#timer || this.#running || this.#oldestPendingMs === undefined) return;
-    const due = this.#oldestPendingMs + this.#o.publishIntervalMs - this.#lastPublishDurationMs;
+    const lead = Math.max(MIN_PUBLISH_LEAD_MS, this.#lastPublishDurationMs * 1.5);
+    const due = this.#oldestPendingMs + this.#o.publishIntervalMs - lead;
     const delay = delayMs ?? Math.max(0, due - Date.now());
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -162,21 +174,17 @@ export class Loader {
     let documents = 0;
     let publishes = 0;
     for (;;) {
-      const batch = await this.#readPending();
-      if (batch.length === 0) break;
       const started = performance.now();
-      const hooks = this.#o.registry.warehouseRows();
-      const rows = buildStreamBatch(batch, this.#lookups(hooks), hooks);
-      await this.#o.publish(this.#o.dataDir, rows);
-      const first = batch[0] as StoredDelivery;
-      const last = batch[batch.length - 1] as StoredDelivery;
-      this.#mark.run(new Date().toISOString(), first.delivery_id, last.delivery_id);
+      const pending = await this.#readPending();
+      if (pending.deliveries === 0) break;
+      await this.#o.publish(this.#o.dataDir, pending.batch);
+      this.#mark.run(new Date().toISOString(), pending.firstId, pending.lastId);
       this.#lastPublishMs = Date.now();
       this.#lastPublishDurationMs = performance.now() - started;
-      deliveries += batch.length;
-      documents += rows.documents.length;
+      deliveries += pending.deliveries;
+      documents += pending.batch.documents.length;
       publishes += 1;
-      if (batch.length < MAX_DELIVERIES_PER_PUBLISH) break;
+      if (pending.deliveries < MAX_DELIVERIES_PER_PUBLISH) break;
     }
     this.#prune.run(new Date(Date.now() - INBOX_RETENTION_MS).toISOString(), PRUNE_BATCH);
     const result = { deliveries, documents, publishes };
@@ -184,19 +192,32 @@ export class Loader {
     return result;
   }
 
-  /** Up to MAX_DELIVERIES_PER_PUBLISH pending deliveries, read in short batches. */
-  async #readPending(): Promise<StoredDelivery[]> {
-    const all: StoredDelivery[] = [];
-    let after = 0;
-    while (all.length < MAX_DELIVERIES_PER_PUBLISH) {
-      const limit = Math.min(LOADER_READ_BATCH, MAX_DELIVERIES_PER_PUBLISH - all.length);
-      const rows = this.#pending.all(after, limit);
-      all.push(...rows);
+  /**
+   * Up to MAX_DELIVERIES_PER_PUBLISH pending deliveries as one stream batch, read and parsed
+   * LOADER_READ_BATCH at a time with a yield to the event loop in between.
+   */
+  async #readPending(): Promise<{ batch: StreamBatch; deliveries: number; firstId: number; lastId: number }> {
+    const hooks = this.#o.registry.warehouseRows();
+    const lookups = this.#lookups(hooks);
+    const batch: StreamBatch = { documents: [], deliveries: [], hooks };
+    let firstId = 0;
+    let lastId = 0;
+    let count = 0;
+    while (count < MAX_DELIVERIES_PER_PUBLISH) {
+      const limit = Math.min(LOADER_READ_BATCH, MAX_DELIVERIES_PER_PUBLISH - count);
+      const rows = this.#pending.all(lastId, limit);
+      if (rows.length === 0) break;
+      const part = buildStreamBatch(rows, lookups, hooks);
+      // Loops, not push(...rows): a delivery may carry more documents than a call takes arguments.
+      for (const row of part.documents) batch.documents.push(row);
+      for (const row of part.deliveries) batch.deliveries.push(row);
+      if (count === 0) firstId = (rows[0] as StoredDelivery).delivery_id;
+      lastId = (rows[rows.length - 1] as StoredDelivery).delivery_id;
+      count += rows.length;
       if (rows.length < limit) break;
-      after = (rows[rows.length - 1] as StoredDelivery).delivery_id;
       await yieldToLoop();
     }
-    return all;
+    return { batch, deliveries: count, firstId, lastId };
   }
 
   #lookups(hookRows: readonly Row[]): BatchLookups {

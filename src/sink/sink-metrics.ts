@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Every way a request to a hook path can end; the label of sink_deliveries_total. */
 export const DELIVERY_OUTCOMES = [
@@ -41,6 +41,8 @@ export class SinkMetrics {
 
   constructor(sources: SinkGaugeSources) {
     const registers = [this.registry];
+    // Process metrics, event-loop lag above all: a loader holding the loop delays acknowledgements.
+    collectDefaultMetrics({ register: this.registry });
     this.#deliveries = new Counter({
       name: 'sink_deliveries_total',
       help: 'Requests to hook paths, by outcome (accepted = committed to the inbox and acknowledged).',

@@ -8,10 +8,18 @@ export interface OpenDatabase {
 }
 
 /**
- * Memory cap of a writer's DuckDB instance. Loads are append-only and spill to the file,
- * so a small buffer pool costs little speed and keeps a 1M-post sync well under 300 MB RSS.
+ * DuckDB settings of a staging writer. Appends spill to the file at each checkpoint, so a
+ * small buffer pool and one thread (fewer per-thread allocator arenas) keep a 1M-post sync
+ * under 300 MB RSS; the appender path is single-threaded anyway, only the checkpoint's
+ * compression loses parallelism.
  */
-export const WRITER_MEMORY_LIMIT = '192MB';
+export const STAGING_SETTINGS: Readonly<Record<string, string>> = { memory_limit: '64MB', threads: '1' };
+
+/**
+ * DuckDB settings of a publish. Merging deduplicates with window functions over a whole
+ * snapshot, which spill to disk past the limit: bounded, but not starved.
+ */
+export const PUBLISH_SETTINGS: Readonly<Record<string, string>> = { memory_limit: '256MB' };
 
 /** Opens a DuckDB file (created if missing unless read-only) with one connection. */
 export async function openDatabase(

@@ -3,13 +3,20 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../normalize/rows.js';
 import { applyMigrations } from './apply-migrations.js';
-import { openDatabase, WRITER_MEMORY_LIMIT } from './open-database.js';
+import { openDatabase, STAGING_SETTINGS } from './open-database.js';
 import { TableAppender } from './table-appender.js';
 import type { StagingWriter } from './types.js';
 import { sqlIdentifier, stagingPath } from './warehouse-paths.js';
 
 /** Segment-less tables whose rows belong to one campaign and come from its 'all' unit. */
 export const UNIT_TABLES_WITHOUT_SEGMENT = ['influencer_tag_assignments', 'posts'] as const;
+
+/**
+ * Rows after which staging writes what it holds to its file. Appended rows stay in DuckDB's
+ * memory until a checkpoint, whatever the memory limit, so without this a 1M-post sync
+ * would grow past 300 MB RSS; a checkpoint every few hundred thousand rows costs little.
+ */
+export const STAGING_CHECKPOINT_ROWS = 250_000;
 
 /**
  * Opens the private staging file <dataDir>/.staging/<name>.duckdb: created with the
@@ -19,7 +26,7 @@ export const UNIT_TABLES_WITHOUT_SEGMENT = ['influencer_tag_assignments', 'posts
 export async function openStaging(dataDir: string, name: string): Promise<StagingWriter> {
   const path = stagingPath(dataDir, name);
   mkdirSync(dirname(path), { recursive: true });
-  const db = await openDatabase(path, { memory_limit: WRITER_MEMORY_LIMIT });
+  const db = await openDatabase(path, { ...STAGING_SETTINGS });
   try {
     await applyMigrations(db.connection);
   } catch (error) {
@@ -30,7 +37,26 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
   const unitTables = await tablesWithColumns(db.connection);
   const appenders = new Map<string, TableAppender>();
   let closed = false;
+  let sinceCheckpoint = 0;
+  /** A checkpoint left running while the caller prepares its next page (awaited before any use). */
+  let checkpointing: Promise<unknown> | undefined;
+  /** Calls run one at a time: the connection and appenders are not re-entrant. */
+  let queue: Promise<unknown> = Promise.resolve();
+  let closing: Promise<void> | undefined;
 
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(async () => {
+      if (closed) throw new Error(`warehouse: staging ${path} is closed`);
+      if (checkpointing) {
+        const pending = checkpointing;
+        checkpointing = undefined;
+        await pending;
+      }
+      return work();
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
   const appenderFor = async (table: string): Promise<TableAppender | undefined> => {
     let appender = appenders.get(table);
     if (!appender && unitTables.all.has(table)) {
@@ -42,47 +68,54 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
   const flushAll = (): void => {
     for (const appender of appenders.values()) appender.flush();
   };
-  const assertOpen = (): void => {
-    if (closed) throw new Error(`warehouse: staging ${path} is closed`);
-  };
 
   return {
     path,
-    async append(rows: TableRows): Promise<void> {
-      assertOpen();
-      for (const [table, tableRows] of Object.entries(rows)) {
-        if (!tableRows || tableRows.length === 0) continue;
-        // A table the warehouse does not have is ignored, like an unknown column.
-        (await appenderFor(table))?.append(tableRows);
-      }
-    },
-    async clearUnit(segment: string, campaignId: string): Promise<void> {
-      assertOpen();
-      flushAll();
-      for (const table of unitTables.segmented) {
-        await connection.run(`delete from ${sqlIdentifier(table)} where segment = $1 and campaign_id = $2`, [
-          segment,
-          campaignId,
-        ]);
-      }
-      if (segment !== 'all') return;
-      for (const table of UNIT_TABLES_WITHOUT_SEGMENT) {
-        await connection.run(`delete from ${sqlIdentifier(table)} where campaign_id = $1`, [campaignId]);
-      }
-    },
-    async flush(): Promise<void> {
-      assertOpen();
-      flushAll();
-    },
-    async close(): Promise<void> {
-      if (closed) return;
-      closed = true;
-      try {
-        for (const appender of appenders.values()) appender.close();
-        await connection.run('checkpoint');
-      } finally {
-        db.close();
-      }
+    append: (rows: TableRows) =>
+      serial(async () => {
+        for (const [table, tableRows] of Object.entries(rows)) {
+          if (!tableRows || tableRows.length === 0) continue;
+          // A table the warehouse does not have is ignored, like an unknown column.
+          const appender = await appenderFor(table);
+          if (!appender) continue;
+          appender.append(tableRows);
+          sinceCheckpoint += tableRows.length;
+        }
+        if (sinceCheckpoint >= STAGING_CHECKPOINT_ROWS) {
+          flushAll();
+          sinceCheckpoint = 0;
+          // Runs on DuckDB's thread while the caller fetches and normalizes the next page;
+          // its error, if any, surfaces at the next call.
+          checkpointing = connection.run('checkpoint');
+          checkpointing.catch(() => undefined);
+        }
+      }),
+    clearUnit: (segment: string, campaignId: string) =>
+      serial(async () => {
+        flushAll();
+        for (const table of unitTables.segmented) {
+          await connection.run(
+            `delete from ${sqlIdentifier(table)} where segment = $1 and campaign_id = $2`,
+            [segment, campaignId],
+          );
+        }
+        if (segment !== 'all') return;
+        for (const table of UNIT_TABLES_WITHOUT_SEGMENT) {
+          await connection.run(`delete from ${sqlIdentifier(table)} where campaign_id = $1`, [campaignId]);
+        }
+      }),
+    flush: () => serial(async () => flushAll()),
+    close(): Promise<void> {
+      closing ??= serial(async () => {
+        closed = true;
+        try {
+          for (const appender of appenders.values()) appender.close();
+          await connection.run('checkpoint');
+        } finally {
+          db.close();
+        }
+      });
+      return closing;
     },
   };
 }

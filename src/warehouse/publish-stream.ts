@@ -16,7 +16,12 @@ interface StreamTableLoad {
 
 const LOADS: readonly StreamTableLoad[] = [
   // A document is kept once per hook, as first received (deliveries are at-least-once).
-  { table: 'stream_documents', key: ['hook_id', 'document_id'], keep: 'received_at asc, _seq asc', mode: 'insert' },
+  {
+    table: 'stream_documents',
+    key: ['hook_id', 'document_id'],
+    keep: 'received_at asc, _seq asc',
+    mode: 'insert',
+  },
   { table: 'stream_deliveries', key: ['delivery_id'], keep: '_seq asc', mode: 'insert' },
   // The batch's last state of a hook is its latest.
   { table: 'hooks', key: ['hook_id'], keep: '_seq desc', mode: 'upsert' },
@@ -34,11 +39,16 @@ export async function publishStream(
 ): Promise<PublishResult> {
   const started = performance.now();
   const rowsByTable: Record<string, number> = {};
-  const rowsOf = { stream_documents: batch.documents, stream_deliveries: batch.deliveries, hooks: batch.hooks };
+  const rowsOf = {
+    stream_documents: batch.documents,
+    stream_deliveries: batch.deliveries,
+    hooks: batch.hooks,
+  };
   await publishWarehouse(
     dataDir,
     async (connection) => {
-      for (const load of LOADS) rowsByTable[load.table] = await loadTable(connection, load, rowsOf[load.table]);
+      for (const load of LOADS)
+        rowsByTable[load.table] = await loadTable(connection, load, rowsOf[load.table]);
     },
     options,
   );
@@ -46,7 +56,11 @@ export async function publishStream(
   return { rowsByTable, rowsWritten, durationMs: performance.now() - started };
 }
 
-async function loadTable(connection: DuckDBConnection, load: StreamTableLoad, rows: readonly Row[]): Promise<number> {
+async function loadTable(
+  connection: DuckDBConnection,
+  load: StreamTableLoad,
+  rows: readonly Row[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   const table = id(load.table);
   const scratch = id(`_load_${load.table}`);
@@ -58,7 +72,9 @@ async function loadTable(connection: DuckDBConnection, load: StreamTableLoad, ro
   const keys = load.key.map(id);
   const match = keys.map((k) => `t.${k} = b.${k}`).join(' and ');
   if (load.mode === 'upsert') {
-    await connection.run(`delete from main.${table} t where exists (select 1 from ${scratch} b where ${match})`);
+    await connection.run(
+      `delete from main.${table} t where exists (select 1 from ${scratch} b where ${match})`,
+    );
   }
   const skipExisting =
     load.mode === 'insert' ? `where not exists (select 1 from main.${table} t where ${match})` : '';

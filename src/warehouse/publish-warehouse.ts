@@ -1,10 +1,10 @@
-import { constants, copyFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
+import { constants, existsSync, readdirSync, rmSync } from 'node:fs';
+import { copyFile, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { applyMigrations } from './apply-migrations.js';
 import { createViews } from './create-views.js';
-import { openDatabase, WRITER_MEMORY_LIMIT } from './open-database.js';
+import { openDatabase, PUBLISH_SETTINGS } from './open-database.js';
 import { withPublishLock } from './publish-lock.js';
 import { PUBLISH_TEMP_PREFIX, publishedPath } from './warehouse-paths.js';
 
@@ -31,8 +31,9 @@ export async function publishWarehouse<T>(
     const target = publishedPath(dataDir);
     const temp = join(dataDir, `${PUBLISH_TEMP_PREFIX}${process.pid}-${Date.now()}.duckdb`);
     try {
-      if (existsSync(target)) copyFileSync(target, temp, constants.COPYFILE_FICLONE);
-      const db = await openDatabase(temp, { memory_limit: WRITER_MEMORY_LIMIT });
+      // Off the event loop (the sink keeps serving meanwhile); a reflink where the filesystem can.
+      if (existsSync(target)) await copyFile(target, temp, constants.COPYFILE_FICLONE);
+      const db = await openDatabase(temp, { ...PUBLISH_SETTINGS });
       let result: T;
       try {
         const { connection } = db;
@@ -70,14 +71,14 @@ async function fsyncPath(path: string, flags: string): Promise<void> {
   }
 }
 
+/** The temporary file, its WAL and DuckDB's spill folder beside it. */
 function removeTemp(temp: string): void {
-  rmSync(temp, { force: true });
-  rmSync(`${temp}.wal`, { force: true });
+  for (const path of [temp, `${temp}.wal`, `${temp}.tmp`]) rmSync(path, { recursive: true, force: true });
 }
 
 /** Temporary files of a publisher that was killed: nobody else publishes while we hold the lock. */
 function removeLeftovers(dataDir: string): void {
   for (const file of readdirSync(dataDir)) {
-    if (file.startsWith(PUBLISH_TEMP_PREFIX)) rmSync(join(dataDir, file), { force: true });
+    if (file.startsWith(PUBLISH_TEMP_PREFIX)) rmSync(join(dataDir, file), { recursive: true, force: true });
   }
 }

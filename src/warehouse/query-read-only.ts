@@ -30,7 +30,8 @@ export async function queryReadOnly(
   params?: Value[] | Record<string, Value>,
 ): Promise<QueryResult> {
   const path = publishedPath(dataDir);
-  if (!existsSync(path)) throw new UserError(`no warehouse yet at ${path}: run \`campaign-warehouse sync\` first`);
+  if (!existsSync(path))
+    throw new UserError(`no warehouse yet at ${path}: run \`campaign-warehouse sync\` first`);
   const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
   try {
     const reader = await db.connection.runAndReadAll(sql, params);
@@ -44,7 +45,8 @@ export async function queryReadOnly(
 export function toPlain(value: DuckDBValue): Value {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return value;
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value === 'bigint')
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (value instanceof DuckDBDateValue) return value.toString();
   if (value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampTZValue)
     return microsToIso(value.micros);

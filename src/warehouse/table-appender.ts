@@ -5,7 +5,13 @@ import {
   type DuckDBType,
 } from '@duckdb/node-api';
 import type { Row } from '../normalize/rows.js';
-import { type ColumnKind, columnKind, converterFor, type RawValue, type ValueConverter } from './to-duckdb-value.js';
+import {
+  type ColumnKind,
+  columnKind,
+  converterFor,
+  type RawValue,
+  type ValueConverter,
+} from './to-duckdb-value.js';
 import { writeChunkColumn } from './write-chunk-column.js';
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */

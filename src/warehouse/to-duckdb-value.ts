@@ -1,8 +1,8 @@
 import {
-  type DuckDBType,
-  DuckDBTypeId,
   DuckDBDateValue,
   DuckDBTimestampValue,
+  type DuckDBType,
+  DuckDBTypeId,
   type DuckDBValue,
 } from '@duckdb/node-api';
 import type { Value } from '../normalize/rows.js';

@@ -1,5 +1,5 @@
-import bindings from '@duckdb/node-bindings';
 import type { DuckDBDataChunk } from '@duckdb/node-api';
+import bindings from '@duckdb/node-bindings';
 import type { ColumnKind, RawValue } from './to-duckdb-value.js';
 
 /** Bytes per value in a DuckDB vector, by column kind (VARCHAR: a 16-byte string_t). */
@@ -42,13 +42,13 @@ export function writeChunkColumn(
     validity ??= new Uint8Array(Math.ceil(count / 64) * 8).fill(0xff);
     validity[row >> 3]! &= ~(1 << (row & 7));
   };
-  let longStrings: number[] | undefined;
+  const longStrings: number[] = [];
   switch (kind) {
     case 'varchar': {
       for (let row = 0; row < count; row += 1) {
         const value = values[row] as string | null;
         if (value === null) setNull(row);
-        else if (!writeInlineAscii(data, row * 16, value)) (longStrings ??= []).push(row);
+        else if (!writeInlineAscii(data, row * 16, value)) longStrings.push(row);
       }
       break;
     }
@@ -101,8 +101,8 @@ export function writeChunkColumn(
     }
   }
   bindings.copy_data_to_vector(vector, 0, buffer, 0, data.byteLength);
-  if (longStrings) {
-    for (const row of longStrings) bindings.vector_assign_string_element(vector, row, values[row] as string);
+  for (const row of longStrings) {
+    bindings.vector_assign_string_element(vector, row, values[row] as string);
   }
   if (validity) {
     bindings.vector_ensure_validity_writable(vector);

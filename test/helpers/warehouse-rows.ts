@@ -33,18 +33,73 @@ export function sampleUnitRows(options: {
       first_seen_at: seenAt,
       last_seen_at: seenAt,
     });
-    postMetrics.push({ ...base, post_id: postId, influencer_id: influencerId, network, engagement: 100 + i, reach: 1000 + i, emv: 1.5 * i });
+    postMetrics.push({
+      ...base,
+      post_id: postId,
+      influencer_id: influencerId,
+      network,
+      engagement: 100 + i,
+      reach: 1000 + i,
+      emv: 1.5 * i,
+    });
     postStats.push({ ...base, post_id: postId, stat: 'likes', value: 90 + i });
     postStats.push({ ...base, post_id: postId, stat: 'comments', value: 10 });
   }
   const all = segment === 'all';
   return {
-    workspaces: [{ workspace_id: 'w1', name: 'Workspace', description: null, created_at: '2026-01-01T00:00:00Z', raw: '{}', first_seen_at: seenAt, last_seen_at: seenAt }],
-    campaigns: [{ campaign_id: campaignId, name: `Campaign ${campaignId}`, workspace_id: 'w1', status: 'active', start_date: '2026-10-01', end_date: null, raw: '{}', first_seen_at: seenAt, last_seen_at: seenAt }],
-    influencers: [0, 1].map((n) => ({ influencer_id: `i${n}`, name: `Influencer ${n}`, raw: '{}', first_seen_at: seenAt, last_seen_at: seenAt })),
+    workspaces: [
+      {
+        workspace_id: 'w1',
+        name: 'Workspace',
+        description: null,
+        created_at: '2026-01-01T00:00:00Z',
+        raw: '{}',
+        first_seen_at: seenAt,
+        last_seen_at: seenAt,
+      },
+    ],
+    campaigns: [
+      {
+        campaign_id: campaignId,
+        name: `Campaign ${campaignId}`,
+        workspace_id: 'w1',
+        status: 'active',
+        start_date: '2026-10-01',
+        end_date: null,
+        raw: '{}',
+        first_seen_at: seenAt,
+        last_seen_at: seenAt,
+      },
+    ],
+    influencers: [0, 1].map((n) => ({
+      influencer_id: `i${n}`,
+      name: `Influencer ${n}`,
+      raw: '{}',
+      first_seen_at: seenAt,
+      last_seen_at: seenAt,
+    })),
     ...(all ? { posts } : {}),
-    campaign_metrics: [{ ...base, num_posts: postCount, num_influencers: 2, total_engagement: 500, engagement_rate: 0.05, total_reach: 3000, total_emv: 12.5 }],
-    campaign_network_metrics: networks.map((network) => ({ ...base, network, num_posts: postCount / 2, num_influencers: 1, engagement: 250, engagement_rate: 0.05, reach: 2000, emv: 6.25 })),
+    campaign_metrics: [
+      {
+        ...base,
+        num_posts: postCount,
+        num_influencers: 2,
+        total_engagement: 500,
+        engagement_rate: 0.05,
+        total_reach: 3000,
+        total_emv: 12.5,
+      },
+    ],
+    campaign_network_metrics: networks.map((network) => ({
+      ...base,
+      network,
+      num_posts: postCount / 2,
+      num_influencers: 1,
+      engagement: 250,
+      engagement_rate: 0.05,
+      reach: 2000,
+      emv: 6.25,
+    })),
     campaign_network_stats: networks.flatMap((network) => [
       { ...base, network, stat: 'likes', value: 200 },
       { ...base, network, stat: 'comments', value: 50 },
@@ -52,14 +107,43 @@ export function sampleUnitRows(options: {
     ]),
     post_metrics: postMetrics,
     post_stats: postStats,
-    influencer_campaign_metrics: [0, 1].map((n) => ({ ...base, influencer_id: `i${n}`, num_posts: postCount / 2, engagement: 250 - n, engagement_rate: 0.05, reach: 1500, emv: 6 + n, budget: 100 })),
+    influencer_campaign_metrics: [0, 1].map((n) => ({
+      ...base,
+      influencer_id: `i${n}`,
+      num_posts: postCount / 2,
+      engagement: 250 - n,
+      engagement_rate: 0.05,
+      reach: 1500,
+      emv: 6 + n,
+      budget: 100,
+    })),
     influencer_sales: [{ ...base, influencer_id: 'i0', currency: 'EUR', amount: 320.5 }],
     influencer_stats: [{ ...base, influencer_id: 'i0', stat: 'likes', value: 180 }],
     ...(all
       ? {
-          influencer_profiles: [0, 1].map((n) => ({ snapshot_date: snapshotDate, influencer_id: `i${n}`, influence: 50 + n, brand_score: 7, true_reach: 50_000, followers: 80_000 })),
-          influencer_network_profiles: [{ snapshot_date: snapshotDate, influencer_id: 'i0', network: 'instagram', profile_id: '123', username: 'zero', followers: 40_000, engagement_per_post: 120.5, true_reach: 30_000 }],
-          influencer_tag_assignments: [{ snapshot_date: snapshotDate, campaign_id: campaignId, influencer_id: 'i0', tag_id: '12' }],
+          influencer_profiles: [0, 1].map((n) => ({
+            snapshot_date: snapshotDate,
+            influencer_id: `i${n}`,
+            influence: 50 + n,
+            brand_score: 7,
+            true_reach: 50_000,
+            followers: 80_000,
+          })),
+          influencer_network_profiles: [
+            {
+              snapshot_date: snapshotDate,
+              influencer_id: 'i0',
+              network: 'instagram',
+              profile_id: '123',
+              username: 'zero',
+              followers: 40_000,
+              engagement_per_post: 120.5,
+              true_reach: 30_000,
+            },
+          ],
+          influencer_tag_assignments: [
+            { snapshot_date: snapshotDate, campaign_id: campaignId, influencer_id: 'i0', tag_id: '12' },
+          ],
         }
       : {}),
   };

@@ -2,7 +2,12 @@ import type { Row } from '../../src/normalize/rows.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
 
 /** A stream document row as the sink's loader emits it. */
-export function streamDocument(hookId: string, documentId: string, publishedDate: string, receivedAt: string): Row {
+export function streamDocument(
+  hookId: string,
+  documentId: string,
+  publishedDate: string,
+  receivedAt: string,
+): Row {
   return {
     hook_id: hookId,
     search_id: 7,
@@ -37,9 +42,39 @@ export function sampleStreamBatch(): StreamBatch {
       { delivery_id: 2, hook_id: 'h2', received_at: '2026-11-21T09:00:02Z', documents: 1, bytes: 300 },
     ],
     hooks: [
-      { hook_id: 'h1', search_id: 7, search_type: 'editorial', target_url: 'https://sink.example/h', status: 'PENDING', updated: '2026-11-21T08:00:00Z', version: '1', created_at: '2026-11-21T08:00:00Z', deleted_at: null },
-      { hook_id: 'h1', search_id: 7, search_type: 'editorial', target_url: 'https://sink.example/h', status: 'ACTIVE', updated: '2026-11-21T08:01:00Z', version: '2', created_at: '2026-11-21T08:00:00Z', deleted_at: null },
-      { hook_id: 'h2', search_id: 7, search_type: 'editorial', target_url: 'https://sink.example/h2', status: 'ACTIVE', updated: '2026-11-21T08:00:00Z', version: '1', created_at: '2026-11-21T08:00:00Z', deleted_at: null },
+      {
+        hook_id: 'h1',
+        search_id: 7,
+        search_type: 'editorial',
+        target_url: 'https://sink.example/h',
+        status: 'PENDING',
+        updated: '2026-11-21T08:00:00Z',
+        version: '1',
+        created_at: '2026-11-21T08:00:00Z',
+        deleted_at: null,
+      },
+      {
+        hook_id: 'h1',
+        search_id: 7,
+        search_type: 'editorial',
+        target_url: 'https://sink.example/h',
+        status: 'ACTIVE',
+        updated: '2026-11-21T08:01:00Z',
+        version: '2',
+        created_at: '2026-11-21T08:00:00Z',
+        deleted_at: null,
+      },
+      {
+        hook_id: 'h2',
+        search_id: 7,
+        search_type: 'editorial',
+        target_url: 'https://sink.example/h2',
+        status: 'ACTIVE',
+        updated: '2026-11-21T08:00:00Z',
+        version: '1',
+        created_at: '2026-11-21T08:00:00Z',
+        deleted_at: null,
+      },
     ],
   };
 }

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sampleRun, sampleUnitRows } from './warehouse-rows.js';
 import { openStaging } from '../../src/warehouse/open-staging.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import type { PublishResult } from '../../src/warehouse/types.js';
+import { sampleRun, sampleUnitRows } from './warehouse-rows.js';
 
 /** A fresh data folder in the temp dir; remove() deletes it. */
 export function tempDataDir(prefix = 'cw-warehouse-'): { dir: string; remove: () => void } {

@@ -9,7 +9,7 @@ import { streamingSchemaPath } from '../../src/sink/schema-validators.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
-import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
+import { publishedPath, publishLockPath } from '../../src/warehouse/warehouse-paths.js';
 import {
   deliveryBody,
   insertHook,
@@ -20,6 +20,7 @@ import {
 
 const silent = pino({ level: 'silent' });
 const READER_CHILD = new URL('../helpers/warehouse-reader-child.mjs', import.meta.url).pathname;
+const LOCK_CHILD = new URL('../helpers/warehouse-lock-child.mjs', import.meta.url).pathname;
 
 async function count(dataDir: string, sql: string): Promise<number> {
   return Number((await queryReadOnly(dataDir, sql)).rows[0]?.[0]);
@@ -145,5 +146,28 @@ describe('sink loader', () => {
       await new Promise((resolve) => reader.once('exit', resolve));
     }
     expect(reader.exitCode).toBe(0);
+  });
+
+  it('keeps acknowledging while another process (a sync) holds the publish lock, then publishes', async () => {
+    const hook = insertHook(data.dir);
+    sink = await startSink({ dataDir: data.dir, port: 0, publishIntervalMs: 600_000, logger: silent });
+    const locker = spawn(process.execPath, [LOCK_CHILD, publishLockPath(data.dir), '1500'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const lines = createInterface({ input: locker.stdout })[Symbol.asyncIterator]();
+    expect((await lines.next()).value).toBe('locked');
+    expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument('before')]))).toBe(200);
+    const publishing = sink.publishNow();
+    // The publish waits for the lock; acknowledgements do not.
+    for (let i = 0; i < 10; i++) {
+      expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument(`during-${i}`)]))).toBe(
+        200,
+      );
+    }
+    expect(sink.stats().publishes).toBe(0);
+    expect((await lines.next()).value).toBe('released');
+    expect(await publishing).toMatchObject({ publishes: 1 });
+    await sink.publishNow();
+    expect(await count(data.dir, 'select count(*) from stream_documents')).toBe(11);
   });
 });

@@ -3,10 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Row } from '../../src/normalize/rows.js';
+import { openStaging } from '../../src/warehouse/open-staging.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
-import { openStaging } from '../../src/warehouse/open-staging.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
 import { publishedPath, publishLockPath } from '../../src/warehouse/warehouse-paths.js';
 import { spawnHelper } from '../helpers/warehouse-child.js';
@@ -18,11 +18,21 @@ import { tempDataDir } from '../helpers/warehouse-temp.js';
 function batch(n: number, hookId = 'h1'): StreamBatch {
   const documents: Row[] = [];
   for (let i = 0; i < 10; i += 1) {
-    documents.push(streamDocument(hookId, `${hookId}-d${n}-${i}`, '2026-11-21T08:00:00Z', '2026-11-21T09:00:00Z'));
+    documents.push(
+      streamDocument(hookId, `${hookId}-d${n}-${i}`, '2026-11-21T08:00:00Z', '2026-11-21T09:00:00Z'),
+    );
   }
   return {
     documents,
-    deliveries: [{ delivery_id: hookId === 'h1' ? n : 10_000 + n, hook_id: hookId, received_at: '2026-11-21T09:00:00Z', documents: 10, bytes: 1000 }],
+    deliveries: [
+      {
+        delivery_id: hookId === 'h1' ? n : 10_000 + n,
+        hook_id: hookId,
+        received_at: '2026-11-21T09:00:00Z',
+        documents: 10,
+        bytes: 1000,
+      },
+    ],
     hooks: [],
   };
 }
@@ -76,7 +86,10 @@ describe('readers never wait, writers never wait (separate processes)', () => {
     await publishStream(data.dir, batch(1));
     const before = sha256(publishedPath(data.dir));
     const bad = batch(2);
-    const broken: StreamBatch = { ...bad, documents: [...bad.documents, { ...bad.documents[0]!, document_id: 'x', received_at: 'not a time' }] };
+    const broken: StreamBatch = {
+      ...bad,
+      documents: [...bad.documents, { ...bad.documents[0]!, document_id: 'x', received_at: 'not a time' }],
+    };
     await expect(publishStream(data.dir, broken)).rejects.toThrow(/stream_documents\.received_at/);
     await expect(
       publishStream(data.dir, batch(3), {
@@ -99,7 +112,12 @@ describe('readers never wait, writers never wait (separate processes)', () => {
     await expect(
       publishSync(
         data.dir,
-        { stagingPath: staging.path, snapshotDate: '2026-11-20', segments: ['all'], run: sampleRun('x', '2026-11-20') },
+        {
+          stagingPath: staging.path,
+          snapshotDate: '2026-11-20',
+          segments: ['all'],
+          run: sampleRun('x', '2026-11-20'),
+        },
         { beforeRename: () => Promise.reject(new Error('disk full')) },
       ),
     ).rejects.toThrow('disk full');

@@ -30,7 +30,10 @@ describe('warehouse migrations', () => {
 
     await publishRunRecord(data.dir, sampleRun('r1', '2026-11-20'));
 
-    const applied = await queryReadOnly(data.dir, 'select version, name from schema_migrations order by version');
+    const applied = await queryReadOnly(
+      data.dir,
+      'select version, name from schema_migrations order by version',
+    );
     expect(applied.rows).toEqual(listMigrations().map((m) => [m.version, m.name]));
     const kept = await queryReadOnly(data.dir, 'select campaign_id, name, first_seen_at from campaigns');
     expect(kept.rows).toEqual([['c1', 'Old', '2026-01-01T00:00:00.000Z']]);

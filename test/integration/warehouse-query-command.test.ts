@@ -29,7 +29,11 @@ describe('campaign-warehouse query', () => {
   afterAll(() => data.remove());
 
   it('prints a table by default', async () => {
-    const out = await runQuery(['select campaign_id, num_posts from campaign_metrics', '--data-dir', data.dir]);
+    const out = await runQuery([
+      'select campaign_id, num_posts from campaign_metrics',
+      '--data-dir',
+      data.dir,
+    ]);
     expect(out).toContain('campaign_id');
     expect(out).toMatch(/c1\s*│\s*4/);
     expect(out).toContain('(1 row)');
@@ -37,7 +41,9 @@ describe('campaign-warehouse query', () => {
 
   it('prints CSV and JSON', async () => {
     const sql = "select 'a,b' as text, 2 as n, date '2026-11-20' as d, null as missing";
-    expect(await runQuery([sql, '--format', 'csv', '--data-dir', data.dir])).toBe('text,n,d,missing\r\n"a,b",2,2026-11-20,\r\n');
+    expect(await runQuery([sql, '--format', 'csv', '--data-dir', data.dir])).toBe(
+      'text,n,d,missing\r\n"a,b",2,2026-11-20,\r\n',
+    );
     expect(JSON.parse(await runQuery([sql, '--format', 'json', '--data-dir', data.dir]))).toEqual([
       { text: 'a,b', n: 2, d: '2026-11-20', missing: null },
     ]);
@@ -53,10 +59,20 @@ describe('campaign-warehouse query', () => {
   });
 
   it('turns a SQL error, a write and a missing warehouse into one-line user errors', async () => {
-    await expect(runQuery(['select nope from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(UserError);
-    await expect(runQuery(['select nope from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(/^query failed: [^\n]*$/);
-    await expect(runQuery(['delete from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(/query failed.*read-only/i);
-    await expect(runQuery(['select 1', '--data-dir', `${data.dir}/nothing`])).rejects.toThrow(/no warehouse yet at .*campaign-warehouse sync/);
-    await expect(runQuery(['select 1', '--format', 'xml', '--data-dir', data.dir])).rejects.toThrow(/--format/);
+    await expect(runQuery(['select nope from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(
+      UserError,
+    );
+    await expect(runQuery(['select nope from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(
+      /^query failed: [^\n]*$/,
+    );
+    await expect(runQuery(['delete from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(
+      /query failed.*read-only/i,
+    );
+    await expect(runQuery(['select 1', '--data-dir', `${data.dir}/nothing`])).rejects.toThrow(
+      /no warehouse yet at .*campaign-warehouse sync/,
+    );
+    await expect(runQuery(['select 1', '--format', 'xml', '--data-dir', data.dir])).rejects.toThrow(
+      /--format/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/warehouse/open-database.js';
-import { openStaging } from '../../src/warehouse/open-staging.js';
+import { openStaging, STAGING_CHECKPOINT_ROWS } from '../../src/warehouse/open-staging.js';
 import { toPlain } from '../../src/warehouse/query-read-only.js';
 import { tempDataDir } from '../helpers/warehouse-temp.js';
 
@@ -38,18 +38,31 @@ describe('openStaging', () => {
         },
       ],
       influencer_profiles: [
-        { snapshot_date: '2026-11-20', influencer_id: 'i1', influence: '55.5', brand_score: null, true_reach: '1000', followers: 2000.4 },
+        {
+          snapshot_date: '2026-11-20',
+          influencer_id: 'i1',
+          influence: '55.5',
+          brand_score: null,
+          true_reach: '1000',
+          followers: 2000.4,
+        },
       ],
     });
     await staging.append({ ['no_such_table' as 'posts']: [{ campaign_id: 'x' }] });
     await staging.close();
-    expect(await readAll(staging.path, "select post_id, influencer_id, url, published_at, raw->>'$.extra[0]' from posts")).toEqual([
-      ['123', null, null, '2026-11-01T10:00:00.500Z', '1'],
-    ]);
+    expect(
+      await readAll(
+        staging.path,
+        "select post_id, influencer_id, url, published_at, raw->>'$.extra[0]' from posts",
+      ),
+    ).toEqual([['123', null, null, '2026-11-01T10:00:00.500Z', '1']]);
     expect(await readAll(staging.path, 'select * from influencer_profiles')).toEqual([
       ['2026-11-20', 'i1', 55.5, null, 1000, 2000],
     ]);
-    const types = await readAll(staging.path, "select typeof(true_reach), typeof(snapshot_date) from influencer_profiles");
+    const types = await readAll(
+      staging.path,
+      'select typeof(true_reach), typeof(snapshot_date) from influencer_profiles',
+    );
     expect(types).toEqual([['BIGINT', 'DATE']]);
   });
 
@@ -63,20 +76,65 @@ describe('openStaging', () => {
 
   it('reopens an existing staging file as it is, so a resumed sync continues in it', async () => {
     const first = await openStaging(data.dir, 'resume');
-    await first.append({ influencer_tag_assignments: [{ snapshot_date: '2026-11-20', campaign_id: 'c1', influencer_id: 'i1', tag_id: '1' }] });
+    await first.append({
+      influencer_tag_assignments: [
+        { snapshot_date: '2026-11-20', campaign_id: 'c1', influencer_id: 'i1', tag_id: '1' },
+      ],
+    });
     await first.close();
     const second = await openStaging(data.dir, 'resume');
-    await second.append({ influencer_tag_assignments: [{ snapshot_date: '2026-11-20', campaign_id: 'c2', influencer_id: 'i1', tag_id: '1' }] });
+    await second.append({
+      influencer_tag_assignments: [
+        { snapshot_date: '2026-11-20', campaign_id: 'c2', influencer_id: 'i1', tag_id: '1' },
+      ],
+    });
     await second.close();
-    expect(await readAll(second.path, 'select campaign_id from influencer_tag_assignments order by 1')).toEqual([['c1'], ['c2']]);
+    expect(
+      await readAll(second.path, 'select campaign_id from influencer_tag_assignments order by 1'),
+    ).toEqual([['c1'], ['c2']]);
   });
 
   it('loads more than one chunk and flushes on demand', async () => {
     const staging = await openStaging(data.dir, 'many');
-    const rows = Array.from({ length: 5000 }, (_, i) => ({ snapshot_date: '2026-11-20', segment: 'all', campaign_id: 'c1', post_id: `p${i}`, stat: 'likes', value: i }));
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      snapshot_date: '2026-11-20',
+      segment: 'all',
+      campaign_id: 'c1',
+      post_id: `p${i}`,
+      stat: 'likes',
+      value: i,
+    }));
     await staging.append({ post_stats: rows });
     await staging.flush();
     await staging.close();
-    expect(await readAll(staging.path, 'select count(*), sum(value) from post_stats')).toEqual([[5000, 12497500]]);
+    expect(await readAll(staging.path, 'select count(*), sum(value) from post_stats')).toEqual([
+      [5000, 12497500],
+    ]);
+  });
+
+  it('checkpoints past STAGING_CHECKPOINT_ROWS and serializes calls made without awaiting', async () => {
+    const staging = await openStaging(data.dir, 'big');
+    const pages = 4;
+    const perPage = Math.ceil(STAGING_CHECKPOINT_ROWS / 2);
+    const calls: Promise<void>[] = [];
+    for (let page = 0; page < pages; page += 1) {
+      const rows = Array.from({ length: perPage }, (_, i) => ({
+        snapshot_date: '2026-11-20',
+        segment: 'all',
+        campaign_id: `c${page}`,
+        post_id: `p${i}`,
+        stat: 'likes',
+        value: 1,
+      }));
+      calls.push(staging.append({ post_stats: rows }));
+    }
+    calls.push(staging.clearUnit('all', 'c0'));
+    await Promise.all(calls);
+    await staging.close();
+    await staging.close(); // idempotent
+    expect(
+      await readAll(staging.path, 'select count(*), count(distinct campaign_id) from post_stats'),
+    ).toEqual([[perPage * (pages - 1), pages - 1]]);
+    await expect(staging.append({ post_stats: [] })).rejects.toThrow(/closed/);
   });
 });

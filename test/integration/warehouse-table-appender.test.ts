@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenDatabase } from '../../src/warehouse/open-database.js';
+import { type OpenDatabase, openDatabase } from '../../src/warehouse/open-database.js';
 import { toPlain } from '../../src/warehouse/query-read-only.js';
 import { TableAppender } from '../../src/warehouse/table-appender.js';
 
@@ -22,7 +22,16 @@ describe('TableAppender', () => {
   it('writes every kind, with NULLs and values at the edges', async () => {
     const appender = await TableAppender.create(db.connection, 't');
     appender.append([
-      { s: 'short', j: '{"a":1}', b: 1, i: 7, d: 0.5, dt: '2026-11-20', ts: '2026-11-20T19:00:00.123456Z', f: true },
+      {
+        s: 'short',
+        j: '{"a":1}',
+        b: 1,
+        i: 7,
+        d: 0.5,
+        dt: '2026-11-20',
+        ts: '2026-11-20T19:00:00.123456Z',
+        f: true,
+      },
       { s: null, j: null, b: null, i: null, d: null, dt: null, ts: null, f: null },
       {
         s: 'a string longer than twelve bytes',
@@ -34,8 +43,25 @@ describe('TableAppender', () => {
         ts: '1960-06-01T00:00:00Z',
         f: false,
       },
-      { s: 'héllo', j: '[]', b: '9223372036854775807', i: 0, d: 0, dt: '2999-12-31', ts: '2100-01-01T00:00:00Z', f: 'false' },
-      { s: '', j: '""', b: 4_294_967_296, i: 2_147_483_647, d: 3, dt: '1970-01-01', ts: '1970-01-01T00:00:00Z' },
+      {
+        s: 'héllo',
+        j: '[]',
+        b: '9223372036854775807',
+        i: 0,
+        d: 0,
+        dt: '2999-12-31',
+        ts: '2100-01-01T00:00:00Z',
+        f: 'false',
+      },
+      {
+        s: '',
+        j: '""',
+        b: 4_294_967_296,
+        i: 2_147_483_647,
+        d: 3,
+        dt: '1970-01-01',
+        ts: '1970-01-01T00:00:00Z',
+      },
     ]);
     appender.close();
     expect(await rows()).toEqual([
@@ -54,7 +80,9 @@ describe('TableAppender', () => {
       ['héllo', '[]', '9223372036854775807', 0, 0, '2999-12-31', '2100-01-01T00:00:00.000Z', false],
       ['', '""', 4_294_967_296, 2_147_483_647, 3, '1970-01-01', '1970-01-01T00:00:00.000Z', null],
     ]);
-    const reader = await db.connection.runAndReadAll("select count(*) from t where s = 'short' and s like 'sho%'");
+    const reader = await db.connection.runAndReadAll(
+      "select count(*) from t where s = 'short' and s like 'sho%'",
+    );
     expect(Number(reader.getRows()[0]![0])).toBe(1);
   });
 
@@ -65,7 +93,7 @@ describe('TableAppender', () => {
     appender.append([{ s: 'last', b: 5000 }]);
     appender.close();
     const reader = await db.connection.runAndReadAll(
-      "select count(*), sum(b), count(*) filter (where f), max(s) filter (where b = 4999) from t",
+      'select count(*), sum(b), count(*) filter (where f), max(s) filter (where b = 4999) from t',
     );
     expect(reader.getRows()[0]!.map(toPlain)).toEqual([5001, 12502500, 2500, 'row-4999']);
   });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listViews } from '../../src/warehouse/create-views.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
-import { stageAndPublish, tempDataDir } from '../helpers/warehouse-temp.js';
 import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
+import { stageAndPublish, tempDataDir } from '../helpers/warehouse-temp.js';
 
 /** Reads a whole view as row objects. */
 async function view(dir: string, name: string, orderBy = '1'): Promise<Record<string, unknown>[]> {
@@ -21,9 +21,14 @@ describe('analyst views on a loaded warehouse', () => {
   afterAll(() => data.remove());
 
   it('every view of sql/warehouse/views is created and runs', async () => {
-    const { rows } = await queryReadOnly(data.dir, "select view_name from duckdb_views() where not internal and schema_name = 'main'");
+    const { rows } = await queryReadOnly(
+      data.dir,
+      "select view_name from duckdb_views() where not internal and schema_name = 'main'",
+    );
     const created = rows.map((row) => row[0]).sort();
-    const expected = listViews().map((v) => v.name).sort();
+    const expected = listViews()
+      .map((v) => v.name)
+      .sort();
     expect(created).toEqual(expected);
     for (const name of expected) {
       const result = await queryReadOnly(data.dir, `select count(*) from ${name}`);
@@ -44,13 +49,27 @@ describe('analyst views on a loaded warehouse', () => {
   });
 
   it('campaign_network_stats_wide pivots stats, reach as stats_reach', async () => {
-    const rows = await view(data.dir, "campaign_network_stats_wide where segment = 'all' and snapshot_date = '2026-11-20' and campaign_id = 'c1'", 'network');
+    const rows = await view(
+      data.dir,
+      "campaign_network_stats_wide where segment = 'all' and snapshot_date = '2026-11-20' and campaign_id = 'c1'",
+      'network',
+    );
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ network: 'instagram', likes: 200, comments: 50, stats_reach: 1800, saved: null });
+    expect(rows[0]).toMatchObject({
+      network: 'instagram',
+      likes: 200,
+      comments: 50,
+      stats_reach: 1800,
+      saved: null,
+    });
   });
 
   it('network_breakdown shares add up to 1 per campaign and reach is per network', async () => {
-    const rows = await view(data.dir, "network_breakdown where segment = 'all' and snapshot_date = '2026-11-20' and campaign_id = 'c1'", 'network');
+    const rows = await view(
+      data.dir,
+      "network_breakdown where segment = 'all' and snapshot_date = '2026-11-20' and campaign_id = 'c1'",
+      'network',
+    );
     expect(rows.map((r) => r.share_of_posts)).toEqual([0.5, 0.5]);
     expect(rows[0]).toMatchObject({ reach: 2000, campaign_total_reach: 3000, campaign_name: 'Campaign c1' });
   });
@@ -58,13 +77,30 @@ describe('analyst views on a loaded warehouse', () => {
   it('influencer_leaderboard ranks the latest all-segment figures with profiles', async () => {
     const rows = await view(data.dir, "influencer_leaderboard where campaign_id = 'c1'", 'engagement_rank');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ snapshot_date: '2026-11-20', influencer_id: 'i0', engagement_rank: 1, emv_rank: 2, influence: 50, profile_true_reach: 50_000 });
+    expect(rows[0]).toMatchObject({
+      snapshot_date: '2026-11-20',
+      influencer_id: 'i0',
+      engagement_rank: 1,
+      emv_rank: 2,
+      influence: 50,
+      profile_true_reach: 50_000,
+    });
   });
 
   it('sales_vs_budget compares sales per currency with the budget', async () => {
-    const rows = await view(data.dir, "sales_vs_budget where snapshot_date = '2026-11-20' and segment = 'all' and campaign_id = 'c1'", 'influencer_id');
+    const rows = await view(
+      data.dir,
+      "sales_vs_budget where snapshot_date = '2026-11-20' and segment = 'all' and campaign_id = 'c1'",
+      'influencer_id',
+    );
     expect(rows).toEqual([
-      expect.objectContaining({ influencer_id: 'i0', currency: 'EUR', sales_amount: 320.5, budget: 100, sales_to_budget: 3.205 }),
+      expect.objectContaining({
+        influencer_id: 'i0',
+        currency: 'EUR',
+        sales_amount: 320.5,
+        budget: 100,
+        sales_to_budget: 3.205,
+      }),
       expect.objectContaining({ influencer_id: 'i1', currency: null, sales_amount: null }),
     ]);
   });
@@ -79,8 +115,20 @@ describe('analyst views on a loaded warehouse', () => {
   it('stream views count documents once per search and list the latest', async () => {
     const daily = await view(data.dir, 'stream_documents_daily', 'day, source_name');
     expect(daily).toEqual([
-      expect.objectContaining({ day: '2026-11-20', search_id: 7, source_name: 'Daily News', documents: 2, hooks: 2 }),
-      expect.objectContaining({ day: '2026-11-21', search_id: 7, source_name: 'Daily News', documents: 1, hooks: 1 }),
+      expect.objectContaining({
+        day: '2026-11-20',
+        search_id: 7,
+        source_name: 'Daily News',
+        documents: 2,
+        hooks: 2,
+      }),
+      expect.objectContaining({
+        day: '2026-11-21',
+        search_id: 7,
+        source_name: 'Daily News',
+        documents: 1,
+        hooks: 1,
+      }),
     ]);
     const latest = await view(data.dir, 'latest_stream_documents', 'recency_rank');
     expect(latest.map((r) => r.document_id)).toEqual(['d3', 'd2', 'd1']);

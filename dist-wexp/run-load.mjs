@@ -1,2 +1,0 @@
-const { runLoadBench } = await import('./bench/load.js');
-await runLoadBench(process.argv.slice(2));
