@@ -3,7 +3,7 @@
  * and the three streaming JSON Schemas (area 'streaming').
  */
 import type { SimRoute } from '../route.js';
-import { isPaging, pageBody, parsePaging } from './paging.js';
+import { isPaging, pageBody, parsePaging } from '../paging.js';
 import type { PredefinedSearch, SearchType } from './searches.js';
 import { streamingSchema } from './streaming-schemas.js';
 

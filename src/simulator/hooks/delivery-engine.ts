@@ -15,7 +15,7 @@ import { DeliverySender } from './delivery-sender.js';
 import { DocumentGenerator } from './document-generator.js';
 import type { DeliveryAttempt } from './hook-service.js';
 import type { HookRecord, HookStore } from './hook-store.js';
-import { createRng, type Rng } from './prng.js';
+import { createRng, type Rng } from '../prng.js';
 import { signBody } from './sign-body.js';
 
 /** Redelivery delays double from retryBaseMs up to this ceiling. */

@@ -17,7 +17,7 @@ import {
   STATIONS,
   TITLES,
 } from './document-vocabulary.js';
-import { createRng, type Rng, stableHex } from './prng.js';
+import { createRng, type Rng, stableHex } from '../prng.js';
 import type { SearchType } from './searches.js';
 import type { BaseDocument, StreamDocument } from './stream-document.js';
 

@@ -15,7 +15,7 @@ import { createCatalogRoutes } from './catalog-routes.js';
 import { DeliveryEngine } from './delivery-engine.js';
 import { createHookRoutes } from './hook-routes.js';
 import { HookStore } from './hook-store.js';
-import { stableHex } from './prng.js';
+import { stableHex } from '../prng.js';
 import { buildSearches, type PredefinedSearch } from './searches.js';
 
 export interface HookServiceOptions {

@@ -7,7 +7,7 @@
  * PAUSED exists in the API but the simulator only sets it through `setStatus`.
  * Every status change bumps `version` and `updated`.
  */
-import { stableHex } from './prng.js';
+import { stableHex } from '../prng.js';
 import type { SearchType } from './searches.js';
 
 export type HookStatus = 'PENDING' | 'ACTIVE' | 'PAUSED' | 'HALTED';

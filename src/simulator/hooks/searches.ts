@@ -2,7 +2,7 @@
  * The caller's predefined searches (GET /v3/searches), deterministic from the seed. A hook
  * is created for one of them and its documents have the search's `search_type`.
  */
-import { createRng } from './prng.js';
+import { createRng } from '../prng.js';
 
 export type SearchType = 'social' | 'editorial' | 'broadcast';
 

@@ -1,5 +1,5 @@
 /** Paging of list endpoints per api-profile.md: `page` (1-based), `page_size` (default 10, max 100). */
-import type { SimResponse } from '../route.js';
+import type { SimResponse } from './route.js';
 import { errorResponse } from './error-response.js';
 
 /** The profile's default page size. */

@@ -1,0 +1,108 @@
+/**
+ * Posts are never stored: post i of a campaign is derived from (seed, campaign, i) with a
+ * cheap integer hash, so a million posts cost no memory and any page is computed directly.
+ * Its figures on a given day are its base figures times a day factor, so a daily history
+ * moves from day to day.
+ */
+import type { Campaign, Catalog, Influencer } from './catalog.js';
+import { ENGAGEMENT_STATS, type Network, STATS_BY_NETWORK } from './networks.js';
+
+export interface Post {
+  readonly id: string;
+  readonly index: number;
+  /** Index into campaign.influencers. */
+  readonly slot: number;
+  readonly influencer: Influencer;
+  readonly network: Network;
+  readonly followers: number;
+  readonly url: string;
+  readonly published_at: string;
+  readonly engagement: number;
+  readonly engagementRate: number;
+  readonly reach: number;
+  readonly emv: number;
+  readonly stats: Readonly<Record<string, number>>;
+}
+
+/** EMV per engagement by network: a plausible spread, not a real price list. */
+const EMV_PER_ENGAGEMENT: Readonly<Record<Network, number>> = {
+  facebook: 0.09,
+  instagram: 0.14,
+  instagram_stories: 0.11,
+  tiktok: 0.07,
+};
+
+/** 32-bit mix of a few integers (murmur3 finalizer style): fast, deterministic, well spread. */
+export function mix32(a: number, b: number, c: number, d = 0): number {
+  let h = (Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35)) >>> 0;
+  h = (Math.imul(h ^ (h >>> 16), 0x7feb352d) + Math.imul(c + 0x3c6ef372, 0x165667b1)) >>> 0;
+  h = (Math.imul(h ^ (h >>> 15), 0x846ca68b) + d) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+/** Uniform [0, 1) from the mix of (seed, campaign, post, salt). */
+function unit(seed: number, c: number, i: number, salt: number): number {
+  return mix32(seed, c, i, salt) / 4294967296;
+}
+
+/** Days since the Unix epoch of a YYYY-MM-DD date. */
+export function dayNumber(day: string): number {
+  return Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+}
+
+/** Growth of every figure on `day`: moves daily, deterministic, never below 1. */
+export function dayFactor(day: string, salt: number): number {
+  const n = dayNumber(day);
+  return 1 + (n % 400) * 0.005 + ((n + salt) % 5) * 0.01;
+}
+
+/** The network and influencer of post i: fixed for the post's life (filters depend on them). */
+export function postPlacement(catalog: Catalog, campaign: Campaign, i: number): { slot: number; network: Network } {
+  const seed = catalog.seed;
+  // Skewed: the first influencers of a roster post most; the last ones may post nothing.
+  const slot = Math.floor(campaign.influencers.length * unit(seed, campaign.index, i, 1) ** 2);
+  const influencer = catalog.influencerPool[campaign.influencers[slot]!]!;
+  const profile = influencer.profiles[Math.floor(influencer.profiles.length * unit(seed, campaign.index, i, 2))]!;
+  return { slot, network: profile.network };
+}
+
+export function generatePost(catalog: Catalog, campaign: Campaign, i: number, day: string): Post {
+  const seed = catalog.seed;
+  const c = campaign.index;
+  const { slot, network } = postPlacement(catalog, campaign, i);
+  const influencer = catalog.influencerPool[campaign.influencers[slot]!]!;
+  const followers = influencer.profiles.find((p) => p.network === network)!.followers;
+  const factor = dayFactor(day, i);
+  // Heavy tail: most posts get little engagement, a few go viral.
+  const base = (followers * 0.02) / (unit(seed, c, i, 3) * 0.97 + 0.03) ** 0.6;
+  const stats: Record<string, number> = {};
+  let engagement = 0;
+  const names = STATS_BY_NETWORK[network];
+  for (let k = 0; k < names.length; k++) {
+    const name = names[k]!;
+    const share = 0.05 + unit(seed, c, i, 10 + k);
+    const value = Math.round(base * share * factor * (ENGAGEMENT_STATS.has(name) ? 1 : 6));
+    stats[name] = value;
+    if (ENGAGEMENT_STATS.has(name)) engagement += value;
+  }
+  const reach = Math.round((followers * (0.1 + 0.5 * unit(seed, c, i, 4)) + engagement * 2) * factor);
+  const published = Date.parse(`${campaign.start_date}T00:00:00Z`) + Math.floor(unit(seed, c, i, 5) * 60 * 86_400_000);
+  return {
+    id: `${campaign.id}-${i}`,
+    index: i,
+    slot,
+    influencer,
+    network,
+    followers,
+    url: `https://social.example/${network}/p/${campaign.id}x${i}`,
+    published_at: new Date(published).toISOString(),
+    engagement,
+    engagementRate: followers > 0 ? Math.round((engagement / followers) * 1e6) / 1e6 : 0,
+    reach,
+    emv: Math.round(engagement * EMV_PER_ENGAGEMENT[network] * 100) / 100,
+    stats,
+  };
+}
