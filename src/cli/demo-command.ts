@@ -1,11 +1,18 @@
 import type { Command } from 'commander';
 
-/** Placeholder: replaced by the issue that builds `demo`. */
 export function registerDemo(program: Command): void {
   program
     .command('demo')
-    .description('(demo: not built yet)')
-    .action(() => {
-      throw Object.assign(new Error('demo is not built yet'), { exitCode: 3 });
+    .description(
+      'what `npm start` runs: the simulator in-process, a sync into the data directory, analyst questions,\n' +
+        'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included)',
+    )
+    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
+    .action(async (flags: { dataDir?: string }) => {
+      const [{ runDemo }, { createLogger }] = await Promise.all([import('./run-demo.js'), import('../util/logger.js')]);
+      const logger = createLogger('demo');
+      // The demo's own story goes to stdout; keep the JSON log for warnings and errors.
+      logger.level = process.env.CW_LOG_LEVEL ?? 'warn';
+      await runDemo(flags.dataDir ?? process.env.CW_DATA_DIR ?? './data', logger);
     });
 }

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
+import { type ApiFlags, addApiOptions, withApi } from './api-context.js';
 
-/** Placeholder: replaced by the issue that builds `schemas`. */
 export function registerSchemas(program: Command): void {
-  program
-    .command('schemas')
-    .description('(schemas: not built yet)')
-    .action(() => {
-      throw Object.assign(new Error('schemas is not built yet'), { exitCode: 3 });
-    });
+  const schemas = program.command('schemas').description('the streaming documents\' JSON Schemas');
+  addApiOptions(
+    schemas
+      .command('fetch')
+      .description('store the three streaming JSON Schemas in <data-dir>/schemas/; the sink validates documents against them'),
+  ).action(async (flags: ApiFlags) => {
+    const { fetchSchemas } = await import('../service/fetch-schemas.js');
+    const written = await withApi(flags, ({ client, dataDir }) => fetchSchemas(client, dataDir));
+    for (const file of written) process.stdout.write(`stored ${file}\n`);
+  });
 }

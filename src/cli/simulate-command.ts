@@ -1,11 +1,122 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
-/** Placeholder: replaced by the issue that builds `simulate`. */
+/** Parses a flag value as a number within bounds, naming the flag when it is not. */
+export function numberIn(min: number, max: number, integer = false) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+      throw new InvalidArgumentError(`expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
+const rate = numberIn(0, 1);
+const count = (max: number) => numberIn(0, max, true);
+
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
-    .description('(simulate: not built yet)')
-    .action(() => {
-      throw Object.assign(new Error('simulate is not built yet'), { exitCode: 3 });
+    .description('run the bundled API simulator (the API of api-profile.md) until interrupted')
+    .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
+    .option('--port <n>', 'port (0: any free port)', numberIn(0, 65535, true), 8080)
+    .option('--seed <n>', 'data seed: the same seed gives the same data', numberIn(0, 2 ** 31, true), 1)
+    .option('--workspaces <n>', 'workspaces', count(1000), 2)
+    .option('--tags-per-workspace <n>', 'influencer tags per workspace', count(1000), 4)
+    .option('--campaigns <n>', 'campaigns', count(1_000_000), 8)
+    .option('--posts-per-campaign <n>', 'mean posts per campaign', count(10_000_000), 40)
+    .option('--influencers-per-campaign <n>', 'mean influencers per campaign', count(100_000), 12)
+    .option('--rps <n>', 'rate limit: requests per second (off when absent)', numberIn(0.1, 100_000))
+    .option('--burst <n>', 'rate limit: bucket size', numberIn(1, 100_000))
+    .addOption(
+      new Option('--retry-after-format <format>', 'format of Retry-After on 429')
+        .choices(['iso', 'http-date', 'epoch', 'delta'])
+        .default('iso'),
+    )
+    .option('--overload-rate <r>', 'share of requests answered 429 regardless of the limit', rate, 0)
+    .option('--fault-500 <r>', 'share of requests answered 500', rate, 0)
+    .option('--fault-503 <r>', 'share of requests answered 503', rate, 0)
+    .option('--fault-reset <r>', 'share of connections reset mid-body', rate, 0)
+    .option('--fault-slow <r>', 'share of slow responses', rate, 0)
+    .option('--slow-ms <n>', 'delay of a slow response', count(600_000), 2_000)
+    .option('--fault-truncate <r>', 'share of truncated bodies', rate, 0)
+    .option('--fault-invalid-json <r>', 'share of invalid JSON bodies', rate, 0)
+    .option('--drift', 'schema drift: unknown fields, networks and stats, numeric strings, null metrics')
+    .option('--tls', 'serve HTTPS with a generated self-signed certificate (printed as PEM)')
+    .option('--start-time <iso>', 'start of the simulated clock (default: now)')
+    .option('--deliveries-per-second <n>', 'pushes per second to each live hook', numberIn(0, 10_000), 2)
+    .action(async (o: SimulateFlags) => {
+      const startTime = o.startTime === undefined ? undefined : new Date(o.startTime);
+      if (startTime && Number.isNaN(startTime.getTime())) {
+        throw Object.assign(new Error(`--start-time: "${o.startTime}" is not an ISO-8601 time`), { exitCode: 2 });
+      }
+      const { startSimulator } = await import('../simulator/start-simulator.js');
+      const sim = await startSimulator({
+        host: o.host,
+        port: o.port,
+        seed: o.seed,
+        size: {
+          workspaces: o.workspaces,
+          tagsPerWorkspace: o.tagsPerWorkspace,
+          campaigns: o.campaigns,
+          postsPerCampaign: o.postsPerCampaign,
+          influencersPerCampaign: o.influencersPerCampaign,
+        },
+        ...(o.rps ? { rateLimit: { rps: o.rps, burst: o.burst ?? Math.max(1, Math.ceil(o.rps)) } } : {}),
+        retryAfterFormat: o.retryAfterFormat,
+        faults: {
+          overloadRate: o.overloadRate,
+          error500Rate: o.fault500,
+          error503Rate: o.fault503,
+          resetRate: o.faultReset,
+          slowRate: o.faultSlow,
+          slowMs: o.slowMs,
+          truncateRate: o.faultTruncate,
+          invalidJsonRate: o.faultInvalidJson,
+        },
+        drift: Boolean(o.drift),
+        tls: Boolean(o.tls),
+        ...(startTime ? { startTime } : {}),
+        hooks: { deliveriesPerSecond: o.deliveriesPerSecond },
+      });
+      process.stdout.write(
+        `simulator listening on ${sim.url} (simulated time ${sim.clock.now().toISOString()})\n` +
+          'keys: sim-key (all areas), sim-streaming-key (hooks and schemas only), sim-influencers-key (influencer endpoints only)\n' +
+          'serves: /v3/accounts/me/partner/workspaces, /v3/influencers/{tags,campaigns}, /v3/influencers/campaigns/{id}[/posts|/influencers],\n' +
+          '        /v3/hooks[/{id}], /v3/schemas/{social,editorial,broadcast}_streaming.json, /v3/searches; introspection: /__sim/stats\n' +
+          `try:    CW_BASE_URL=${sim.url} CW_API_KEY=sim-key campaign-warehouse sync\n`,
+      );
+      if (sim.ca) process.stdout.write(`TLS certificate (save as a file and point CW_CA_FILE at it):\n${sim.ca}`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await sim.close();
     });
+}
+
+interface SimulateFlags {
+  host: string;
+  port: number;
+  seed: number;
+  workspaces: number;
+  tagsPerWorkspace: number;
+  campaigns: number;
+  postsPerCampaign: number;
+  influencersPerCampaign: number;
+  rps?: number;
+  burst?: number;
+  retryAfterFormat: 'iso' | 'http-date' | 'epoch' | 'delta';
+  overloadRate: number;
+  fault500: number;
+  fault503: number;
+  faultReset: number;
+  faultSlow: number;
+  slowMs: number;
+  faultTruncate: number;
+  faultInvalidJson: number;
+  drift?: boolean;
+  tls?: boolean;
+  startTime?: string;
+  deliveriesPerSecond: number;
 }

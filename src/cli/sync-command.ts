@@ -1,11 +1,73 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { numberIn } from './simulate-command.js';
 
-/** Placeholder: replaced by the issue that builds `sync`. */
+const collect = (value: string, previous: string[] = []) => {
+  if (!value.trim()) throw new InvalidArgumentError('a campaign id cannot be empty');
+  return [...previous, value];
+};
+
 export function registerSync(program: Command): void {
   program
     .command('sync')
-    .description('(sync: not built yet)')
-    .action(() => {
-      throw Object.assign(new Error('sync is not built yet'), { exitCode: 3 });
+    .description(
+      'run one extraction into <data-dir>/warehouse.duckdb (resumable; atomic; idempotent per snapshot date).\n' +
+        'The API key is read from CW_API_KEY; CW_CA_FILE adds a trusted CA.',
+    )
+    .option('--base-url <url>', 'API base URL, https:// (http:// only for loopback) [env CW_BASE_URL]')
+    .option('--data-dir <dir>', 'where the warehouse and state live [env CW_DATA_DIR] (default ./data)')
+    .option('--config <file>', 'JSON config file: segments, rps, concurrency, schedule [env CW_CONFIG]')
+    .option('--snapshot-date <YYYY-MM-DD>', 'date the figures belong to (default: the latest completed 18:00-21:00 UTC refresh)')
+    .option('--force', 'run even inside the API refresh window (figures may mix two days)')
+    .option('--rps <n>', 'requests per second (default 5)', numberIn(0.1, 10_000))
+    .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
+    .option('--campaign <id>', 'only this campaign (repeatable)', collect)
+    .option('--json', 'print the summary as JSON')
+    .action(async (flags: SyncCommandFlags) => {
+      const { resolveSyncConfig } = await import('../config/sync-config.js');
+      const config = resolveSyncConfig(flags);
+      const [{ runSync }, { createLogger }, { createProgressReporter }, { formatSummary }] = await Promise.all([
+        import('../extract/run-sync.js'),
+        import('../util/logger.js'),
+        import('../extract/progress-reporter.js'),
+        import('../extract/format-summary.js'),
+      ]);
+      const logger = createLogger('sync');
+      const tty = Boolean(process.stderr.isTTY);
+      const progress = createProgressReporter(logger, tty);
+      const abort = new AbortController();
+      const stop = () => abort.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      try {
+        const summary = await runSync(config, {
+          logger,
+          now: () => new Date(),
+          onProgress: (p) => progress.update(p),
+          signal: abort.signal,
+        });
+        progress.stop();
+        if (flags.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(summary)}\n`);
+        else process.stdout.write(formatSummary(summary));
+      } catch (error) {
+        progress.stop();
+        // The CLI prints the one-line message; make sure an API failure exits non-zero.
+        if (typeof (error as { exitCode?: unknown }).exitCode !== 'number') Object.assign(error as object, { exitCode: 1 });
+        throw error;
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
     });
+}
+
+interface SyncCommandFlags {
+  baseUrl?: string;
+  dataDir?: string;
+  config?: string;
+  snapshotDate?: string;
+  force?: boolean;
+  rps?: number;
+  concurrency?: number;
+  campaign?: string[];
+  json?: boolean;
 }

@@ -1,0 +1,47 @@
+/**
+ * Shared set-up of the commands that talk to the API outside a sync (hooks, schemas):
+ * settings from flags, environment and config file, an API client, and the state DB.
+ */
+import type { Command } from 'commander';
+import type { ApiClient } from '../api/types.js';
+import type { StateDb } from '../state/state-db.js';
+
+export interface ApiFlags {
+  baseUrl?: string;
+  dataDir?: string;
+  config?: string;
+}
+
+export function addApiOptions(command: Command): Command {
+  return command
+    .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
+    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
+    .option('--config <file>', 'JSON config file [env CW_CONFIG]');
+}
+
+/** Runs `work` with a client and the state DB, closing both afterwards. */
+export async function withApi<T>(
+  flags: ApiFlags,
+  work: (ctx: { client: ApiClient; state: StateDb; dataDir: string }) => Promise<T>,
+): Promise<T> {
+  const [{ resolveApiSettings }, { createApiClient }, { openStateDb }] = await Promise.all([
+    import('../config/sync-config.js'),
+    import('../api/create-api-client.js'),
+    import('../state/state-db.js'),
+  ]);
+  const settings = resolveApiSettings(flags);
+  const client = createApiClient({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    rps: settings.file.rps ?? 5,
+    concurrency: 2,
+    ...(settings.ca ? { ca: settings.ca } : {}),
+  });
+  const state = openStateDb(settings.dataDir);
+  try {
+    return await work({ client, state, dataDir: settings.dataDir });
+  } finally {
+    state.close();
+    await client.close();
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * `npm start`: the whole job on the embedded simulator, no account needed. A nightly sync
+ * into <data-dir>, analyst questions read back from the published file, then hooks pushing
+ * signed documents into an in-process sink (a duplicate collapses, a forged push is
+ * refused), published and counted per search type.
+ */
+import { request } from 'undici';
+import type { SyncConfig } from '../config/sync-config.js';
+import { DEFAULT_SCHEDULE } from '../config/sync-config.js';
+import { formatSummary } from '../extract/format-summary.js';
+import { createProgressReporter } from '../extract/progress-reporter.js';
+import { runSync } from '../extract/run-sync.js';
+import { insideRefreshWindow } from '../extract/snapshot-date.js';
+import { HookManager } from '../service/hook-manager.js';
+import { startSink } from '../sink/start-sink.js';
+import { signBody } from '../simulator/hooks/sign-body.js';
+import { startSimulator } from '../simulator/start-simulator.js';
+import { openStateDb } from '../state/state-db.js';
+import type { Logger } from '../util/logger.js';
+import { formatResult } from '../warehouse/format-result.js';
+import { queryReadOnly } from '../warehouse/query-read-only.js';
+
+const SIM_KEY = 'sim-key';
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
+  // The simulated clock starts now, unless now is inside the API's refresh window: then at
+  // 22:00 UTC the same day, so the demo never has to refuse or force.
+  const now = new Date();
+  const startTime = insideRefreshWindow(now) ? new Date(`${now.toISOString().slice(0, 10)}T22:00:00Z`) : now;
+  const sim = await startSimulator({
+    seed: 7,
+    startTime,
+    size: { workspaces: 2, tagsPerWorkspace: 4, campaigns: 12, postsPerCampaign: 60, influencersPerCampaign: 15 },
+    rateLimit: { rps: 50, burst: 10 },
+    hooks: { deliveriesPerSecond: 4, documentsPerDelivery: 3, duplicateRate: 0.25 },
+  });
+  try {
+    say(`== 1. nightly sync from the simulator at ${sim.url} (simulated time ${sim.clock.now().toISOString()}) into ${dataDir}`);
+    const config: SyncConfig = {
+      baseUrl: sim.url,
+      apiKey: SIM_KEY,
+      dataDir,
+      force: false,
+      rps: 40,
+      concurrency: 4,
+      pageSize: 100,
+      maxRetries: 5,
+      timeoutMs: 30_000,
+      campaigns: [],
+      segments: [{ name: 'instagram', sources: ['instagram', 'instagram_stories'] }],
+      schedule: DEFAULT_SCHEDULE,
+    };
+    const progress = createProgressReporter(logger, Boolean(process.stderr.isTTY));
+    const summary = await runSync(config, { logger, now: () => sim.clock.now(), onProgress: (p) => progress.update(p) });
+    progress.stop();
+    process.stdout.write(formatSummary(summary));
+
+    say('\n== 2. analyst questions, read back from the published warehouse.duckdb');
+    await ask(
+      dataDir,
+      'Top campaigns by engagement (latest snapshot, all networks)',
+      `select c.name as campaign, m.num_posts, m.num_influencers, m.total_engagement, round(m.total_emv, 2) as total_emv
+       from latest_campaign_metrics m join campaigns c using (campaign_id)
+       where m.segment = 'all' order by m.total_engagement desc limit 5`,
+    );
+    await ask(
+      dataDir,
+      'Per-network breakdown (latest snapshot; reach is per network and never summed)',
+      `select network, count(*) as campaigns, sum(num_posts) as posts, sum(engagement) as engagement,
+              round(sum(emv), 2) as emv, round(avg(engagement_rate), 4) as avg_engagement_rate
+       from latest_campaign_network_metrics where segment = 'all' group by network order by engagement desc`,
+    );
+    await ask(
+      dataDir,
+      'Segment "instagram" (fetched with ?sources=instagram,instagram_stories) against all networks',
+      `select segment, sum(num_posts) as posts, sum(total_engagement) as engagement
+       from latest_campaign_metrics group by segment order by segment`,
+    );
+
+    say('\n== 3. hooks push signed documents to an in-process sink');
+    const sink = await startSink({ dataDir, port: 0, publishIntervalMs: 1_000, logger });
+    try {
+      await pushDemo(sim, sink, dataDir);
+    } finally {
+      await sink.close();
+    }
+    say(`\ndone. Try: npx campaign-warehouse status --data-dir ${dataDir}`);
+    say(`     npx campaign-warehouse query --data-dir ${dataDir} "select * from network_breakdown limit 10"`);
+  } finally {
+    await sim.close();
+  }
+}
+
+async function pushDemo(
+  sim: Awaited<ReturnType<typeof startSimulator>>,
+  sink: Awaited<ReturnType<typeof startSink>>,
+  dataDir: string,
+): Promise<void> {
+  const { createApiClient } = await import('../api/create-api-client.js');
+  const client = createApiClient({ baseUrl: sim.url, apiKey: SIM_KEY, rps: 20, concurrency: 2 });
+  const state = openStateDb(dataDir);
+  const manager = new HookManager(client, state);
+  try {
+    const created = [];
+    for (const searchId of [101, 103, 105]) {
+      const hook = await manager.create({ searchId, sinkUrl: sink.url });
+      created.push(hook);
+      say(`created hook ${hook.hook_id} for search ${searchId} (${hook.search_type}) -> ${hook.target_url}`);
+    }
+    await waitFor(() => Number(sim.hooks.stats().acknowledged ?? 0) >= 12, 20_000);
+
+    // A duplicate: the same signed body twice (the API delivers at least once).
+    const first = created[0]!;
+    const secret = state.sqlite.prepare('select secret from hooks where hook_id = ?').pluck().get(first.hook_id) as string;
+    const body = JSON.stringify({
+      request: { hook_id: first.hook_id, search_id: first.search_id, company_id: 'demo' },
+      documents: [
+        {
+          id: 'demo-duplicate-1',
+          published_date: new Date().toISOString(),
+          indexed_date: new Date().toISOString(),
+          url: 'https://news.example/demo',
+          source: { id: 'demo', name: 'Demo source', information_type: 'social' },
+          content: { title: 'Delivered twice, stored once', opening_text: '' },
+          language: 'en',
+          country: 'US',
+        },
+      ],
+    });
+    const signature = signBody(secret, body);
+    const post = async (headers: Record<string, string>) =>
+      (
+        await request(first.target_url!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        })
+      ).statusCode;
+    const dup1 = await post({ 'x-hub-signature': signature.sha1 });
+    const dup2 = await post({ 'x-hub-signature': signature.sha1 });
+    say(`posted one document twice: answers ${dup1} and ${dup2}`);
+    const forged = await post({ 'x-hub-signature': signBody('not-the-hook-secret-at-all', body).sha1 });
+    say(`posted a forged delivery (wrong secret): answer ${forged} (refused, nothing stored)`);
+
+    for (const hook of created) await manager.delete(hook.hook_id);
+    say(`deleted the hooks; simulator deliveries: ${JSON.stringify(pick(sim.hooks.stats(), ['attempted', 'acknowledged', 'duplicatesSent']))}`);
+    const loaded = await sink.publishNow();
+    say(`published the inbox into the warehouse (${JSON.stringify(loaded)})`);
+    await ask(
+      dataDir,
+      'Documents per search type (each document once, however often it was delivered)',
+      `select search_type, count(*) as documents, count(distinct hook_id) as hooks, min(received_at) as first_received
+       from stream_documents group by search_type order by search_type`,
+    );
+    await ask(
+      dataDir,
+      'Deliveries acknowledged vs documents kept',
+      `select (select count(*) from stream_deliveries) as deliveries,
+              (select sum(documents) from stream_deliveries) as documents_delivered,
+              (select count(*) from stream_documents) as documents_kept,
+              (select count(*) from stream_documents where document_id = 'demo-duplicate-1') as demo_duplicate_rows`,
+    );
+  } finally {
+    state.close();
+    await client.close();
+  }
+}
+
+async function ask(dataDir: string, question: string, sql: string): Promise<void> {
+  say(`\n${question}:`);
+  process.stdout.write(formatResult(await queryReadOnly(dataDir, sql), 'table', { color: false }));
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+}
+
+function pick(record: Record<string, number>, keys: readonly string[]): Record<string, number | undefined> {
+  return Object.fromEntries(keys.map((k) => [k, record[k]]));
+}

@@ -1,0 +1,132 @@
+/**
+ * What `campaign-warehouse status` shows: the last runs, freshness and row counts of the
+ * published warehouse, hooks (never their secrets), the inbox backlog, the last delivery
+ * and the last publish of pushed documents.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { desc, max, sql } from 'drizzle-orm';
+import { openInboxDb } from '../state/inbox-db.js';
+import { deliveries } from '../state/inbox-schema.js';
+import { hooks, runs } from '../state/schema.js';
+import { openStateDb } from '../state/state-db.js';
+import { queryReadOnly } from '../warehouse/query-read-only.js';
+import { publishedPath } from '../warehouse/warehouse-paths.js';
+
+export interface StatusReport {
+  dataDir: string;
+  warehouse: string;
+  published: boolean;
+  latestSnapshot: string | null;
+  lastSucceededAt: string | null;
+  rowCounts: Record<string, number>;
+  runs: { runId: string; snapshotDate: string; status: string; trigger: string; startedAt: string; finishedAt: string | null; requests: number; retries: number; throttled: number; rowsWritten: number; error: string | null }[];
+  hooks: { hookId: string; searchId: number; searchType: string | null; status: string | null; targetUrl: string; deleted: boolean; secretHeld: boolean }[];
+  inbox: { backlog: number; lastDelivery: string | null; lastPublish: string | null };
+}
+
+export async function statusReport(dataDir: string): Promise<StatusReport> {
+  const state = openStateDb(dataDir);
+  let report: StatusReport;
+  try {
+    report = {
+      dataDir,
+      warehouse: publishedPath(dataDir),
+      published: existsSync(publishedPath(dataDir)),
+      latestSnapshot: null,
+      lastSucceededAt: null,
+      rowCounts: {},
+      runs: state.db
+        .select()
+        .from(runs)
+        .orderBy(desc(runs.startedAt))
+        .limit(10)
+        .all()
+        .map((r) => ({
+          runId: r.runId,
+          snapshotDate: r.snapshotDate,
+          status: r.status,
+          trigger: r.trigger,
+          startedAt: r.startedAt,
+          finishedAt: r.finishedAt,
+          requests: r.requests,
+          retries: r.retries,
+          throttled: r.throttled,
+          rowsWritten: r.rowsWritten,
+          error: r.error,
+        })),
+      hooks: state.db
+        .select()
+        .from(hooks)
+        .all()
+        .map((h) => ({
+          hookId: h.hookId,
+          searchId: h.searchId,
+          searchType: h.searchType,
+          status: h.status,
+          targetUrl: h.targetUrl,
+          deleted: h.deletedAt !== null,
+          secretHeld: h.secret.length > 0,
+        })),
+      inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
+    };
+  } finally {
+    state.close();
+  }
+  if (existsSync(join(dataDir, 'inbox.sqlite'))) {
+    const inbox = openInboxDb(dataDir);
+    try {
+      const row = inbox.db
+        .select({
+          backlog: sql<number>`sum(case when ${deliveries.loadedAt} is null then 1 else 0 end)`,
+          lastDelivery: max(deliveries.receivedAt),
+          lastPublish: max(deliveries.loadedAt),
+        })
+        .from(deliveries)
+        .get();
+      report.inbox = { backlog: row?.backlog ?? 0, lastDelivery: row?.lastDelivery ?? null, lastPublish: row?.lastPublish ?? null };
+    } finally {
+      inbox.close();
+    }
+  }
+  if (report.published) {
+    const fresh = await queryReadOnly(
+      dataDir,
+      "select max(snapshot_date)::varchar, max(finished_at)::varchar from sync_runs where status = 'succeeded'",
+    );
+    report.latestSnapshot = (fresh.rows[0]?.[0] as string | null) ?? null;
+    report.lastSucceededAt = (fresh.rows[0]?.[1] as string | null) ?? null;
+    const tables = await queryReadOnly(
+      dataDir,
+      "select table_name, estimated_size from duckdb_tables() where schema_name = 'main' and table_name <> 'schema_migrations' order by table_name",
+    );
+    for (const [name, rows] of tables.rows) report.rowCounts[String(name)] = Number(rows);
+  }
+  return report;
+}
+
+export function formatStatus(r: StatusReport): string {
+  const out: string[] = [];
+  out.push(`warehouse: ${r.warehouse}${r.published ? '' : ' (not published yet: run `campaign-warehouse sync`)'}`);
+  if (r.published) {
+    out.push(`freshness: latest snapshot ${r.latestSnapshot ?? 'none'}, last successful sync finished ${r.lastSucceededAt ?? 'never'} (UTC)`);
+    out.push('rows:');
+    for (const [table, rows] of Object.entries(r.rowCounts)) out.push(`  ${table.padEnd(30)} ${rows}`);
+  }
+  out.push('last runs:');
+  if (!r.runs.length) out.push('  none');
+  for (const run of r.runs) {
+    out.push(
+      `  ${run.startedAt}  ${run.snapshotDate}  ${run.status.padEnd(9)} ${run.trigger.padEnd(8)} requests ${run.requests}, retries ${run.retries}, 429s ${run.throttled}, rows ${run.rowsWritten}${run.error ? `  error: ${run.error}` : ''}`,
+    );
+  }
+  out.push('hooks:');
+  if (!r.hooks.length) out.push('  none');
+  for (const h of r.hooks) {
+    out.push(
+      `  ${h.hookId}  search ${h.searchId} (${h.searchType ?? '?'})  ${h.deleted ? 'DELETED' : (h.status ?? '?')}  secret ${h.secretHeld ? 'held' : 'not held'}  ${h.targetUrl}`,
+    );
+  }
+  out.push(`inbox: backlog ${r.inbox.backlog}, last delivery ${r.inbox.lastDelivery ?? 'never'}, last publish ${r.inbox.lastPublish ?? 'never'}`);
+  return `${out.join('\n')}\n`;
+}

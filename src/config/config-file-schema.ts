@@ -1,0 +1,34 @@
+/** The optional JSON config file (--config / CW_CONFIG). Unknown keys are errors: a typo must not pass silently. */
+import { z } from 'zod';
+
+/** The spec's networks. Others are accepted (a real server may add some) but must be plain API names. */
+export const SPEC_NETWORKS = ['facebook', 'instagram', 'instagram_stories', 'tiktok'] as const;
+
+const segmentSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9_-]{1,64}$/, 'segment names are 1-64 characters of a-z, 0-9, _ and -')
+      .refine((name) => name !== 'all', "'all' is the unfiltered view and cannot name a segment"),
+    tags: z.array(z.string().regex(/^[^,\s]+$/, 'a tag id has no commas or spaces')).min(1).optional(),
+    sources: z.array(z.string().regex(/^[a-z0-9_]+$/, 'a network is an API name such as instagram or tiktok')).min(1).optional(),
+  })
+  .refine((s) => s.tags || s.sources, 'a segment needs tags and/or sources');
+
+export const configFileSchema = z.strictObject({
+  baseUrl: z.string().optional(),
+  dataDir: z.string().min(1).optional(),
+  rps: z.number().positive().max(10_000).optional(),
+  concurrency: z.number().int().min(1).max(64).optional(),
+  pageSize: z.number().int().min(1).max(100).optional(),
+  maxRetries: z.number().int().min(0).max(20).optional(),
+  timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+  segments: z
+    .array(segmentSchema)
+    .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'segment names must be unique')
+    .optional(),
+  schedule: z.strictObject({ cron: z.string().min(9).optional(), timezone: z.string().min(1).optional() }).optional(),
+});
+
+export type ConfigFile = z.infer<typeof configFileSchema>;
+export type SegmentConfig = NonNullable<ConfigFile['segments']>[number];

@@ -1,0 +1,137 @@
+/**
+ * Configuration of a sync, validated once at the edge into a readonly object. Precedence:
+ * flags > environment > config file > defaults. The API key comes from CW_API_KEY only:
+ * argv is visible to every user of the machine.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { UserError } from '../util/user-error.js';
+import { configFileSchema, type ConfigFile, type SegmentConfig } from './config-file-schema.js';
+
+/**
+ * Requests per second when neither flag nor config says: the API's limits depend on the
+ * customer's package and are not published; 5/s keeps a nightly run of a few thousand
+ * campaigns within the night without tripping a modest package's limit.
+ */
+export const DEFAULT_RPS = 5;
+/** Requests in flight at once: enough to hide latency at DEFAULT_RPS, few enough to be polite. */
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_DATA_DIR = './data';
+/** The API's maximum page size (api-profile.md): fewest requests per record. */
+export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_MAX_RETRIES = 5;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface SyncFlags {
+  readonly baseUrl?: string;
+  readonly dataDir?: string;
+  readonly config?: string;
+  readonly snapshotDate?: string;
+  readonly force?: boolean;
+  readonly rps?: number;
+  readonly concurrency?: number;
+  readonly campaign?: readonly string[];
+}
+
+export interface SyncConfig {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly dataDir: string;
+  /** YYYY-MM-DD; undefined: the latest completed refresh (see snapshot-date.ts). */
+  readonly snapshotDate?: string;
+  readonly force: boolean;
+  readonly rps: number;
+  readonly concurrency: number;
+  readonly pageSize: number;
+  readonly maxRetries: number;
+  readonly timeoutMs: number;
+  /** Only these campaign ids (all when empty). */
+  readonly campaigns: readonly string[];
+  readonly segments: readonly SegmentConfig[];
+  /** PEM of an extra trusted CA (CW_CA_FILE). */
+  readonly ca?: string;
+  readonly schedule: { readonly cron: string; readonly timezone: string };
+}
+
+/** The nightly slot: 30 minutes after the API's refresh window (18:00–21:00 UTC) closes. */
+export const DEFAULT_SCHEDULE = { cron: '30 21 * * *', timezone: 'UTC' } as const;
+
+export function loadConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UserError(`config file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`config file ${path}: not valid JSON (${(error as Error).message})`);
+  }
+  return parseWith(configFileSchema, json, `config file ${path}`);
+}
+
+/** Settings every command that talks to the API needs: base URL, key, data dir, CA. */
+export function resolveApiSettings(
+  flags: Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'config'>,
+  env: NodeJS.ProcessEnv = process.env,
+): { baseUrl: string; apiKey: string; dataDir: string; ca?: string; file: ConfigFile } {
+  const configPath = flags.config ?? env.CW_CONFIG;
+  const file = configPath ? loadConfigFile(configPath) : {};
+  const baseUrl = flags.baseUrl ?? env.CW_BASE_URL ?? file.baseUrl;
+  if (!baseUrl) {
+    throw new UserError('no API base URL: pass --base-url, set CW_BASE_URL, or set baseUrl in the config file');
+  }
+  parseWith(z.url({ protocol: /^https?$/ }), baseUrl, '--base-url / CW_BASE_URL');
+  const apiKey = env.CW_API_KEY;
+  if (!apiKey) throw new UserError('CW_API_KEY is not set: export the API key in the environment (never as a flag)');
+  const caFile = env.CW_CA_FILE;
+  let ca: string | undefined;
+  if (caFile) {
+    try {
+      ca = readFileSync(caFile, 'utf8');
+    } catch (error) {
+      throw new UserError(`CW_CA_FILE ${caFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`);
+    }
+    if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new UserError(`CW_CA_FILE ${caFile}: not a PEM certificate`);
+  }
+  const dataDir = flags.dataDir ?? env.CW_DATA_DIR ?? file.dataDir ?? DEFAULT_DATA_DIR;
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, dataDir, file, ...(ca ? { ca } : {}) };
+}
+
+export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = process.env): SyncConfig {
+  const api = resolveApiSettings(flags, env);
+  const { file } = api;
+  if (flags.snapshotDate !== undefined && !isIsoDate(flags.snapshotDate)) {
+    throw new UserError(`--snapshot-date: "${flags.snapshotDate}" is not a date (YYYY-MM-DD)`);
+  }
+  return {
+    baseUrl: api.baseUrl,
+    apiKey: api.apiKey,
+    dataDir: api.dataDir,
+    ...(api.ca ? { ca: api.ca } : {}),
+    ...(flags.snapshotDate ? { snapshotDate: flags.snapshotDate } : {}),
+    force: Boolean(flags.force),
+    rps: flags.rps ?? file.rps ?? DEFAULT_RPS,
+    concurrency: flags.concurrency ?? file.concurrency ?? DEFAULT_CONCURRENCY,
+    pageSize: file.pageSize ?? DEFAULT_PAGE_SIZE,
+    maxRetries: file.maxRetries ?? DEFAULT_MAX_RETRIES,
+    timeoutMs: file.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    campaigns: [...new Set(flags.campaign ?? [])],
+    segments: file.segments ?? [],
+    schedule: { ...DEFAULT_SCHEDULE, ...file.schedule },
+  };
+}
+
+export function isIsoDate(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, source: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  throw new UserError(`${source}: ${path ? `${path}: ` : ''}${issue.message}`);
+}

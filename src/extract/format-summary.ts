@@ -1,0 +1,13 @@
+import type { SyncSummary } from './run-sync.js';
+
+/** The end-of-run summary: rows per table, requests, retries, 429s, duration. */
+export function formatSummary(s: SyncSummary): string {
+  const lines = [
+    `sync ${s.snapshotDate} succeeded in ${(s.durationMs / 1000).toFixed(1)} s (run ${s.runId}${s.resumed ? `, resumed: ${s.unitsSkipped} of ${s.units} units already done` : ''})`,
+    `requests ${s.requests}, retries ${s.retries}, 429s ${s.throttled} (waited ${(s.throttleWaitMs / 1000).toFixed(1)} s)`,
+    `rows written ${s.rowsWritten}:`,
+  ];
+  const width = Math.max(...Object.keys(s.rowsByTable).map((t) => t.length), 5);
+  for (const [table, rows] of Object.entries(s.rowsByTable).sort()) lines.push(`  ${table.padEnd(width)}  ${rows}`);
+  return `${lines.join('\n')}\n`;
+}
