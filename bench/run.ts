@@ -30,7 +30,8 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
 async function main(): Promise<void> {
   const [name, ...args] = process.argv.slice(2);
   if (name === '--help' || name === '-h') {
-    for (const [key, bench] of Object.entries(BENCHES)) process.stdout.write(`${key.padEnd(10)} ${bench.describe}\n`);
+    for (const [key, bench] of Object.entries(BENCHES))
+      process.stdout.write(`${key.padEnd(10)} ${bench.describe}\n`);
     return;
   }
   const names = name ? [name] : Object.keys(BENCHES);

@@ -9,7 +9,10 @@ export function registerDemo(program: Command): void {
     )
     .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
     .action(async (flags: { dataDir?: string }) => {
-      const [{ runDemo }, { createLogger }] = await Promise.all([import('./run-demo.js'), import('../util/logger.js')]);
+      const [{ runDemo }, { createLogger }] = await Promise.all([
+        import('./run-demo.js'),
+        import('../util/logger.js'),
+      ]);
       const logger = createLogger('demo');
       // The demo's own story goes to stdout; keep the JSON log for warnings and errors.
       logger.level = process.env.CW_LOG_LEVEL ?? 'warn';

@@ -16,15 +16,22 @@ export function registerHooks(program: Command): void {
         'create a hook: its target URL is the sink URL plus /hooks/<token>, unique per hook.\n' +
           'The secret is generated (or read from CW_HOOK_SECRET, 16-64 characters) and never printed.',
       )
-      .requiredOption('--search-id <n>', 'the predefined search whose results are pushed', numberIn(1, 2 ** 31 - 1, true))
+      .requiredOption(
+        '--search-id <n>',
+        'the predefined search whose results are pushed',
+        numberIn(1, 2 ** 31 - 1, true),
+      )
       .requiredOption('--target-url <url>', 'public HTTPS base URL at which the API reaches the sink')
-      .option('--company-id <id>', 'company owning the search (default: the key\'s default company)')
+      .option('--company-id <id>', "company owning the search (default: the key's default company)")
       .option('--json', 'print as JSON'),
   ).action(async (flags: JsonFlag & { searchId: number; targetUrl: string; companyId?: string }) => {
     const { HookManager, validateSecret } = await import('../service/hook-manager.js');
     const { UserError } = await import('../util/user-error.js');
-    if (!URL.canParse(flags.targetUrl)) throw new UserError(`--target-url: "${flags.targetUrl}" is not a URL`);
-    const secret = process.env.CW_HOOK_SECRET ? validateSecret(process.env.CW_HOOK_SECRET, 'CW_HOOK_SECRET') : undefined;
+    if (!URL.canParse(flags.targetUrl))
+      throw new UserError(`--target-url: "${flags.targetUrl}" is not a URL`);
+    const secret = process.env.CW_HOOK_SECRET
+      ? validateSecret(process.env.CW_HOOK_SECRET, 'CW_HOOK_SECRET')
+      : undefined;
     const view = await withApi(flags, ({ client, state }) =>
       new HookManager(client, state).create({
         searchId: flags.searchId,
@@ -36,22 +43,37 @@ export function registerHooks(program: Command): void {
     print([view], flags.json, true);
   });
 
-  addApiOptions(hooks.command('list').description('the API\'s hooks merged with the local registry').option('--json', 'print as JSON')).action(
-    async (flags: JsonFlag) => {
-      const { HookManager } = await import('../service/hook-manager.js');
-      print(await withApi(flags, ({ client, state }) => new HookManager(client, state).list()), flags.json, false);
-    },
-  );
-
-  addApiOptions(hooks.command('get').argument('<hook-id>').description('one hook').option('--json', 'print as JSON')).action(
-    async (hookId: string, flags: JsonFlag) => {
-      const { HookManager } = await import('../service/hook-manager.js');
-      print([await withApi(flags, ({ client, state }) => new HookManager(client, state).get(hookId))], flags.json, true);
-    },
-  );
+  addApiOptions(
+    hooks
+      .command('list')
+      .description("the API's hooks merged with the local registry")
+      .option('--json', 'print as JSON'),
+  ).action(async (flags: JsonFlag) => {
+    const { HookManager } = await import('../service/hook-manager.js');
+    print(
+      await withApi(flags, ({ client, state }) => new HookManager(client, state).list()),
+      flags.json,
+      false,
+    );
+  });
 
   addApiOptions(
-    hooks.command('delete').argument('<hook-id>').description('delete the hook on the API and in the registry').option('--json', 'print as JSON'),
+    hooks.command('get').argument('<hook-id>').description('one hook').option('--json', 'print as JSON'),
+  ).action(async (hookId: string, flags: JsonFlag) => {
+    const { HookManager } = await import('../service/hook-manager.js');
+    print(
+      [await withApi(flags, ({ client, state }) => new HookManager(client, state).get(hookId))],
+      flags.json,
+      true,
+    );
+  });
+
+  addApiOptions(
+    hooks
+      .command('delete')
+      .argument('<hook-id>')
+      .description('delete the hook on the API and in the registry')
+      .option('--json', 'print as JSON'),
   ).action(async (hookId: string, flags: JsonFlag) => {
     const { HookManager } = await import('../service/hook-manager.js');
     const result = await withApi(flags, ({ client, state }) => new HookManager(client, state).delete(hookId));

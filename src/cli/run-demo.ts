@@ -12,9 +12,9 @@ import { createProgressReporter } from '../extract/progress-reporter.js';
 import { runSync } from '../extract/run-sync.js';
 import { insideRefreshWindow } from '../extract/snapshot-date.js';
 import { HookManager } from '../service/hook-manager.js';
-import { startSink } from '../sink/start-sink.js';
 import { signBody } from '../simulator/hooks/sign-body.js';
 import { startSimulator } from '../simulator/start-simulator.js';
+import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';
 import { formatResult } from '../warehouse/format-result.js';
@@ -31,12 +31,20 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
   const sim = await startSimulator({
     seed: 7,
     startTime,
-    size: { workspaces: 2, tagsPerWorkspace: 4, campaigns: 12, postsPerCampaign: 60, influencersPerCampaign: 15 },
+    size: {
+      workspaces: 2,
+      tagsPerWorkspace: 4,
+      campaigns: 12,
+      postsPerCampaign: 60,
+      influencersPerCampaign: 15,
+    },
     rateLimit: { rps: 50, burst: 10 },
     hooks: { deliveriesPerSecond: 4, documentsPerDelivery: 3, duplicateRate: 0.25 },
   });
   try {
-    say(`== 1. nightly sync from the simulator at ${sim.url} (simulated time ${sim.clock.now().toISOString()}) into ${dataDir}`);
+    say(
+      `== 1. nightly sync from the simulator at ${sim.url} (simulated time ${sim.clock.now().toISOString()}) into ${dataDir}`,
+    );
     const config: SyncConfig = {
       baseUrl: sim.url,
       apiKey: SIM_KEY,
@@ -52,7 +60,11 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
       schedule: DEFAULT_SCHEDULE,
     };
     const progress = createProgressReporter(logger, Boolean(process.stderr.isTTY));
-    const summary = await runSync(config, { logger, now: () => sim.clock.now(), onProgress: (p) => progress.update(p) });
+    const summary = await runSync(config, {
+      logger,
+      now: () => sim.clock.now(),
+      onProgress: (p) => progress.update(p),
+    });
     progress.stop();
     process.stdout.write(formatSummary(summary));
 
@@ -112,7 +124,10 @@ async function pushDemo(
 
     // A duplicate: the same signed body twice (the API delivers at least once).
     const first = created[0]!;
-    const secret = state.sqlite.prepare('select secret from hooks where hook_id = ?').pluck().get(first.hook_id) as string;
+    const secret = state.sqlite
+      .prepare('select secret from hooks where hook_id = ?')
+      .pluck()
+      .get(first.hook_id) as string;
     const body = JSON.stringify({
       request: { hook_id: first.hook_id, search_id: first.search_id, company_id: 'demo' },
       documents: [
@@ -144,7 +159,9 @@ async function pushDemo(
     say(`posted a forged delivery (wrong secret): answer ${forged} (refused, nothing stored)`);
 
     for (const hook of created) await manager.delete(hook.hook_id);
-    say(`deleted the hooks; simulator deliveries: ${JSON.stringify(pick(sim.hooks.stats(), ['attempted', 'acknowledged', 'duplicatesSent']))}`);
+    say(
+      `deleted the hooks; simulator deliveries: ${JSON.stringify(pick(sim.hooks.stats(), ['attempted', 'acknowledged', 'duplicatesSent']))}`,
+    );
     const loaded = await sink.publishNow();
     say(`published the inbox into the warehouse (${JSON.stringify(loaded)})`);
     await ask(

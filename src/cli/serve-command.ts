@@ -1,11 +1,53 @@
 import type { Command } from 'commander';
+import { numberIn } from './simulate-command.js';
 
-/** Placeholder: replaced by the issue that builds `serve`. */
+interface ServeFlags {
+  host?: string;
+  port?: number;
+  publishInterval?: number;
+  bodyLimit?: number;
+  cron?: string;
+  timezone?: string;
+  dataDir?: string;
+  baseUrl?: string;
+  config?: string;
+}
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('(serve: not built yet)')
-    .action(() => {
-      throw Object.assign(new Error('serve is not built yet'), { exitCode: 3 });
+    .description(
+      'the sink plus the nightly sync schedule in one long-running process (default 21:30 UTC, after the\n' +
+        'API refresh window); catches up at start and after missed slots, retries a failed night with backoff',
+    )
+    .option(
+      '--host <host>',
+      'sink address (put a TLS-terminating proxy in front: the API pushes to HTTPS only)',
+      '127.0.0.1',
+    )
+    .option('--port <n>', 'sink port', numberIn(0, 65535, true), 8787)
+    .option(
+      '--publish-interval <seconds>',
+      'longest time from acknowledgement to the published warehouse',
+      numberIn(0, 86_400),
+      30,
+    )
+    .option(
+      '--body-limit <bytes>',
+      'largest accepted push body',
+      numberIn(1, 1024 ** 3, true),
+      10 * 1024 * 1024,
+    )
+    .option(
+      '--cron <expr>',
+      'when the nightly sync runs (default "30 21 * * *", or the config file\'s schedule.cron)',
+    )
+    .option('--timezone <tz>', 'time zone of --cron (default UTC)')
+    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
+    .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
+    .option('--config <file>', 'JSON config file [env CW_CONFIG]')
+    .action(async (flags: ServeFlags) => {
+      const { runService } = await import('../service/run-service.js');
+      await runService(flags);
     });
 }

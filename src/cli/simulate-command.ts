@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { UserError } from '../util/user-error.js';
 
 /** Parses a flag value as a number within bounds, naming the flag when it is not. */
 export function numberIn(min: number, max: number, integer = false) {
@@ -48,8 +49,9 @@ export function registerSimulate(program: Command): void {
     .action(async (o: SimulateFlags) => {
       const startTime = o.startTime === undefined ? undefined : new Date(o.startTime);
       if (startTime && Number.isNaN(startTime.getTime())) {
-        throw Object.assign(new Error(`--start-time: "${o.startTime}" is not an ISO-8601 time`), { exitCode: 2 });
+        throw new UserError(`--start-time: "${o.startTime}" is not an ISO-8601 time`);
       }
+      if (o.burst !== undefined && o.rps === undefined) throw new UserError('--burst needs --rps');
       const { startSimulator } = await import('../simulator/start-simulator.js');
       const sim = await startSimulator({
         host: o.host,
@@ -86,7 +88,8 @@ export function registerSimulate(program: Command): void {
           '        /v3/hooks[/{id}], /v3/schemas/{social,editorial,broadcast}_streaming.json, /v3/searches; introspection: /__sim/stats\n' +
           `try:    CW_BASE_URL=${sim.url} CW_API_KEY=sim-key campaign-warehouse sync\n`,
       );
-      if (sim.ca) process.stdout.write(`TLS certificate (save as a file and point CW_CA_FILE at it):\n${sim.ca}`);
+      if (sim.ca)
+        process.stdout.write(`TLS certificate (save as a file and point CW_CA_FILE at it):\n${sim.ca}`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

@@ -20,8 +20,28 @@ export interface StatusReport {
   latestSnapshot: string | null;
   lastSucceededAt: string | null;
   rowCounts: Record<string, number>;
-  runs: { runId: string; snapshotDate: string; status: string; trigger: string; startedAt: string; finishedAt: string | null; requests: number; retries: number; throttled: number; rowsWritten: number; error: string | null }[];
-  hooks: { hookId: string; searchId: number; searchType: string | null; status: string | null; targetUrl: string; deleted: boolean; secretHeld: boolean }[];
+  runs: {
+    runId: string;
+    snapshotDate: string;
+    status: string;
+    trigger: string;
+    startedAt: string;
+    finishedAt: string | null;
+    requests: number;
+    retries: number;
+    throttled: number;
+    rowsWritten: number;
+    error: string | null;
+  }[];
+  hooks: {
+    hookId: string;
+    searchId: number;
+    searchType: string | null;
+    status: string | null;
+    targetUrl: string;
+    deleted: boolean;
+    secretHeld: boolean;
+  }[];
   inbox: { backlog: number; lastDelivery: string | null; lastPublish: string | null };
 }
 
@@ -84,7 +104,11 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
         })
         .from(deliveries)
         .get();
-      report.inbox = { backlog: row?.backlog ?? 0, lastDelivery: row?.lastDelivery ?? null, lastPublish: row?.lastPublish ?? null };
+      report.inbox = {
+        backlog: row?.backlog ?? 0,
+        lastDelivery: row?.lastDelivery ?? null,
+        lastPublish: row?.lastPublish ?? null,
+      };
     } finally {
       inbox.close();
     }
@@ -107,9 +131,13 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
 
 export function formatStatus(r: StatusReport): string {
   const out: string[] = [];
-  out.push(`warehouse: ${r.warehouse}${r.published ? '' : ' (not published yet: run `campaign-warehouse sync`)'}`);
+  out.push(
+    `warehouse: ${r.warehouse}${r.published ? '' : ' (not published yet: run `campaign-warehouse sync`)'}`,
+  );
   if (r.published) {
-    out.push(`freshness: latest snapshot ${r.latestSnapshot ?? 'none'}, last successful sync finished ${r.lastSucceededAt ?? 'never'} (UTC)`);
+    out.push(
+      `freshness: latest snapshot ${r.latestSnapshot ?? 'none'}, last successful sync finished ${r.lastSucceededAt ?? 'never'} (UTC)`,
+    );
     out.push('rows:');
     for (const [table, rows] of Object.entries(r.rowCounts)) out.push(`  ${table.padEnd(30)} ${rows}`);
   }
@@ -127,6 +155,8 @@ export function formatStatus(r: StatusReport): string {
       `  ${h.hookId}  search ${h.searchId} (${h.searchType ?? '?'})  ${h.deleted ? 'DELETED' : (h.status ?? '?')}  secret ${h.secretHeld ? 'held' : 'not held'}  ${h.targetUrl}`,
     );
   }
-  out.push(`inbox: backlog ${r.inbox.backlog}, last delivery ${r.inbox.lastDelivery ?? 'never'}, last publish ${r.inbox.lastPublish ?? 'never'}`);
+  out.push(
+    `inbox: backlog ${r.inbox.backlog}, last delivery ${r.inbox.lastDelivery ?? 'never'}, last publish ${r.inbox.lastPublish ?? 'never'}`,
+  );
   return `${out.join('\n')}\n`;
 }

@@ -16,7 +16,10 @@ export function registerSync(program: Command): void {
     .option('--base-url <url>', 'API base URL, https:// (http:// only for loopback) [env CW_BASE_URL]')
     .option('--data-dir <dir>', 'where the warehouse and state live [env CW_DATA_DIR] (default ./data)')
     .option('--config <file>', 'JSON config file: segments, rps, concurrency, schedule [env CW_CONFIG]')
-    .option('--snapshot-date <YYYY-MM-DD>', 'date the figures belong to (default: the latest completed 18:00-21:00 UTC refresh)')
+    .option(
+      '--snapshot-date <YYYY-MM-DD>',
+      'date the figures belong to (default: the latest completed 18:00-21:00 UTC refresh)',
+    )
     .option('--force', 'run even inside the API refresh window (figures may mix two days)')
     .option('--rps <n>', 'requests per second (default 5)', numberIn(0.1, 10_000))
     .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
@@ -25,12 +28,13 @@ export function registerSync(program: Command): void {
     .action(async (flags: SyncCommandFlags) => {
       const { resolveSyncConfig } = await import('../config/sync-config.js');
       const config = resolveSyncConfig(flags);
-      const [{ runSync }, { createLogger }, { createProgressReporter }, { formatSummary }] = await Promise.all([
-        import('../extract/run-sync.js'),
-        import('../util/logger.js'),
-        import('../extract/progress-reporter.js'),
-        import('../extract/format-summary.js'),
-      ]);
+      const [{ runSync }, { createLogger }, { createProgressReporter }, { formatSummary }] =
+        await Promise.all([
+          import('../extract/run-sync.js'),
+          import('../util/logger.js'),
+          import('../extract/progress-reporter.js'),
+          import('../extract/format-summary.js'),
+        ]);
       const logger = createLogger('sync');
       const tty = Boolean(process.stderr.isTTY);
       const progress = createProgressReporter(logger, tty);
@@ -51,7 +55,8 @@ export function registerSync(program: Command): void {
       } catch (error) {
         progress.stop();
         // The CLI prints the one-line message; make sure an API failure exits non-zero.
-        if (typeof (error as { exitCode?: unknown }).exitCode !== 'number') Object.assign(error as object, { exitCode: 1 });
+        if (typeof (error as { exitCode?: unknown }).exitCode !== 'number')
+          Object.assign(error as object, { exitCode: 1 });
         throw error;
       } finally {
         process.off('SIGINT', stop);

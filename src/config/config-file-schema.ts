@@ -10,8 +10,14 @@ const segmentSchema = z
       .string()
       .regex(/^[a-z0-9_-]{1,64}$/, 'segment names are 1-64 characters of a-z, 0-9, _ and -')
       .refine((name) => name !== 'all', "'all' is the unfiltered view and cannot name a segment"),
-    tags: z.array(z.string().regex(/^[^,\s]+$/, 'a tag id has no commas or spaces')).min(1).optional(),
-    sources: z.array(z.string().regex(/^[a-z0-9_]+$/, 'a network is an API name such as instagram or tiktok')).min(1).optional(),
+    tags: z
+      .array(z.string().regex(/^[^,\s]+$/, 'a tag id has no commas or spaces'))
+      .min(1)
+      .optional(),
+    sources: z
+      .array(z.string().regex(/^[a-z0-9_]+$/, 'a network is an API name such as instagram or tiktok'))
+      .min(1)
+      .optional(),
   })
   .refine((s) => s.tags || s.sources, 'a segment needs tags and/or sources');
 
@@ -27,7 +33,9 @@ export const configFileSchema = z.strictObject({
     .array(segmentSchema)
     .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'segment names must be unique')
     .optional(),
-  schedule: z.strictObject({ cron: z.string().min(9).optional(), timezone: z.string().min(1).optional() }).optional(),
+  schedule: z
+    .strictObject({ cron: z.string().min(9).optional(), timezone: z.string().min(1).optional() })
+    .optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

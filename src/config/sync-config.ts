@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UserError } from '../util/user-error.js';
-import { configFileSchema, type ConfigFile, type SegmentConfig } from './config-file-schema.js';
+import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 
 /**
  * Requests per second when neither flag nor config says: the API's limits depend on the
@@ -61,7 +61,9 @@ export function loadConfigFile(path: string): ConfigFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UserError(`config file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new UserError(
+      `config file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
   }
   let json: unknown;
   try {
@@ -81,20 +83,26 @@ export function resolveApiSettings(
   const file = configPath ? loadConfigFile(configPath) : {};
   const baseUrl = flags.baseUrl ?? env.CW_BASE_URL ?? file.baseUrl;
   if (!baseUrl) {
-    throw new UserError('no API base URL: pass --base-url, set CW_BASE_URL, or set baseUrl in the config file');
+    throw new UserError(
+      'no API base URL: pass --base-url, set CW_BASE_URL, or set baseUrl in the config file',
+    );
   }
   parseWith(z.url({ protocol: /^https?$/ }), baseUrl, '--base-url / CW_BASE_URL');
   const apiKey = env.CW_API_KEY;
-  if (!apiKey) throw new UserError('CW_API_KEY is not set: export the API key in the environment (never as a flag)');
+  if (!apiKey)
+    throw new UserError('CW_API_KEY is not set: export the API key in the environment (never as a flag)');
   const caFile = env.CW_CA_FILE;
   let ca: string | undefined;
   if (caFile) {
     try {
       ca = readFileSync(caFile, 'utf8');
     } catch (error) {
-      throw new UserError(`CW_CA_FILE ${caFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`);
+      throw new UserError(
+        `CW_CA_FILE ${caFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`,
+      );
     }
-    if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new UserError(`CW_CA_FILE ${caFile}: not a PEM certificate`);
+    if (!ca.includes('-----BEGIN CERTIFICATE-----'))
+      throw new UserError(`CW_CA_FILE ${caFile}: not a PEM certificate`);
   }
   const dataDir = flags.dataDir ?? env.CW_DATA_DIR ?? file.dataDir ?? DEFAULT_DATA_DIR;
   return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, dataDir, file, ...(ca ? { ca } : {}) };
@@ -132,6 +140,9 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown, source: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  const path = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
   throw new UserError(`${source}: ${path ? `${path}: ` : ''}${issue.message}`);
 }

@@ -8,6 +8,7 @@ export function formatSummary(s: SyncSummary): string {
     `rows written ${s.rowsWritten}:`,
   ];
   const width = Math.max(...Object.keys(s.rowsByTable).map((t) => t.length), 5);
-  for (const [table, rows] of Object.entries(s.rowsByTable).sort()) lines.push(`  ${table.padEnd(width)}  ${rows}`);
+  for (const [table, rows] of Object.entries(s.rowsByTable).sort())
+    lines.push(`  ${table.padEnd(width)}  ${rows}`);
   return `${lines.join('\n')}\n`;
 }

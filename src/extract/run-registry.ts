@@ -24,7 +24,12 @@ export class RunRegistry {
    * Starts a run, or resumes the unfinished one of the same snapshot date. Refuses while
    * another live process runs a sync on the same data directory.
    */
-  begin(snapshotDate: string, segments: readonly string[], trigger: string, now: Date): { run: RunRow; resumed: boolean } {
+  begin(
+    snapshotDate: string,
+    segments: readonly string[],
+    trigger: string,
+    now: Date,
+  ): { run: RunRow; resumed: boolean } {
     const { db } = this.state;
     return this.state.sqlite.transaction(() => {
       for (const running of db.select().from(runs).where(eq(runs.status, 'running')).all()) {
@@ -44,7 +49,14 @@ export class RunRegistry {
       if (unfinished) {
         const run = db
           .update(runs)
-          .set({ status: 'running', pid: process.pid, heartbeatAt: stamp, error: null, trigger, segments: JSON.stringify(segments) })
+          .set({
+            status: 'running',
+            pid: process.pid,
+            heartbeatAt: stamp,
+            error: null,
+            trigger,
+            segments: JSON.stringify(segments),
+          })
           .where(eq(runs.runId, unfinished.runId))
           .returning()
           .get();
@@ -70,17 +82,31 @@ export class RunRegistry {
 
   /** Units already staged for this snapshot date, as `${segment}|${unit}`. */
   doneUnits(snapshotDate: string): Set<string> {
-    const rows = this.state.db.select().from(checkpoints).where(eq(checkpoints.snapshotDate, snapshotDate)).all();
+    const rows = this.state.db
+      .select()
+      .from(checkpoints)
+      .where(eq(checkpoints.snapshotDate, snapshotDate))
+      .all();
     return new Set(rows.map((r) => `${r.segment}|${r.unit}`));
   }
 
-  checkpoint(runId: string, snapshotDate: string, segment: string, unit: string, rows: number, now: Date): void {
+  checkpoint(
+    runId: string,
+    snapshotDate: string,
+    segment: string,
+    unit: string,
+    rows: number,
+    now: Date,
+  ): void {
     const stamp = now.toISOString();
     this.state.sqlite.transaction(() => {
       this.state.db
         .insert(checkpoints)
         .values({ snapshotDate, segment, unit, rows, doneAt: stamp })
-        .onConflictDoUpdate({ target: [checkpoints.snapshotDate, checkpoints.segment, checkpoints.unit], set: { rows, doneAt: stamp } })
+        .onConflictDoUpdate({
+          target: [checkpoints.snapshotDate, checkpoints.segment, checkpoints.unit],
+          set: { rows, doneAt: stamp },
+        })
         .run();
       this.state.db.update(runs).set({ heartbeatAt: stamp }).where(eq(runs.runId, runId)).run();
     })();

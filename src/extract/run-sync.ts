@@ -6,7 +6,13 @@
  */
 import { rm } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { ALL_SEGMENT, CAMPAIGN_RESOURCES, GLOBAL_RESOURCES, type Segment, segmentFilter } from '../../pipelines/campaign-pipeline.js';
+import {
+  ALL_SEGMENT,
+  CAMPAIGN_RESOURCES,
+  GLOBAL_RESOURCES,
+  type Segment,
+  segmentFilter,
+} from '../../pipelines/campaign-pipeline.js';
 import type { ApiClient, ApiEvent, RawRecord } from '../api/types.js';
 import type { SyncConfig } from '../config/sync-config.js';
 import { normalizeCampaignDetail } from '../normalize/index.js';
@@ -73,7 +79,10 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     );
     run = begun.run;
     const runId = run.runId;
-    deps.logger.info({ runId, snapshotDate, resumed: begun.resumed, segments: segments.map((s) => s.name) }, 'sync started');
+    deps.logger.info(
+      { runId, snapshotDate, resumed: begun.resumed, segments: segments.map((s) => s.name) },
+      'sync started',
+    );
     client = deps.client ?? (await createClient(config, deps));
     staging = await openStaging(config.dataDir, `sync-${snapshotDate}`);
     const writer = staging;
@@ -95,11 +104,13 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
 
     const listed = new Map<string, RawRecord>();
     for await (const page of api.campaigns()) {
-      for (const record of page) if (record.id !== undefined && record.id !== null) listed.set(String(record.id), record);
+      for (const record of page)
+        if (record.id !== undefined && record.id !== null) listed.set(String(record.id), record);
     }
     const wanted = config.campaigns.length ? config.campaigns : [...listed.keys()];
     const unknown = wanted.filter((id) => !listed.has(id));
-    if (unknown.length) deps.logger.warn({ campaigns: unknown }, 'campaigns not in the API campaign list: fetched anyway');
+    if (unknown.length)
+      deps.logger.warn({ campaigns: unknown }, 'campaigns not in the API campaign list: fetched anyway');
 
     const units = segments.flatMap((segment) => wanted.map((campaignId) => ({ segment, campaignId })));
     const pending = units.filter((u) => !done.has(`${u.segment.name}|campaign:${u.campaignId}`));
@@ -142,7 +153,11 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     );
 
     await writer.close();
-    const counters = { requests: api.stats.requests, retries: api.stats.retries, throttled: api.stats.throttled };
+    const counters = {
+      requests: api.stats.requests,
+      retries: api.stats.retries,
+      throttled: api.stats.throttled,
+    };
     const finishedAt = deps.now();
     const published: PublishResult = await publishSync(config.dataDir, {
       stagingPath: writer.path,
@@ -177,8 +192,11 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
       const failed = registry.finish(run, { status: 'failed', error: message, counters }, deps.now());
       // Analysts see failed runs too; the published facts stay untouched. Best effort: the
       // original error is what the caller must see.
-      await publishRunRecord(config.dataDir, runRecord(failed, 'failed', deps.now(), counters, message, true)).catch(
-        (publishError: unknown) => deps.logger.warn({ err: oneLine(publishError) }, 'could not record the failed run in the warehouse'),
+      await publishRunRecord(
+        config.dataDir,
+        runRecord(failed, 'failed', deps.now(), counters, message, true),
+      ).catch((publishError: unknown) =>
+        deps.logger.warn({ err: oneLine(publishError) }, 'could not record the failed run in the warehouse'),
       );
     }
     throw error;
@@ -233,7 +251,8 @@ function runRecord(
 }
 
 function abortIfAsked(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw Object.assign(new Error('sync interrupted: run it again to resume'), { exitCode: 130 });
+  if (signal?.aborted)
+    throw Object.assign(new Error('sync interrupted: run it again to resume'), { exitCode: 130 });
 }
 
 /** The first line of an error's message: what the runs table and sync_runs keep. */

@@ -40,7 +40,9 @@ export function generateSecret(): string {
 
 export function validateSecret(secret: string, source: string): string {
   if (secret.length < MIN_SECRET_LENGTH || secret.length > MAX_SECRET_LENGTH) {
-    throw new UserError(`${source}: a hook secret must be ${MIN_SECRET_LENGTH} to ${MAX_SECRET_LENGTH} characters (got ${secret.length})`);
+    throw new UserError(
+      `${source}: a hook secret must be ${MIN_SECRET_LENGTH} to ${MAX_SECRET_LENGTH} characters (got ${secret.length})`,
+    );
   }
   return secret;
 }
@@ -53,7 +55,12 @@ export class HookManager {
   ) {}
 
   /** Creates the hook on the API and keeps it, with its secret, in the registry. */
-  async create(input: { searchId: number; sinkUrl: string; companyId?: string; secret?: string }): Promise<HookView> {
+  async create(input: {
+    searchId: number;
+    sinkUrl: string;
+    companyId?: string;
+    secret?: string;
+  }): Promise<HookView> {
     const base = new URL(input.sinkUrl);
     const token = newPathToken();
     const targetUrl = `${base.origin}${base.pathname.replace(/\/+$/, '')}${hookPath(token)}`;

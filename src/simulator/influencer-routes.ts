@@ -26,7 +26,9 @@ export function createInfluencerRoutes(model: SimModel, options: InfluencerRoute
   return [
     get(
       /^\/v3\/accounts\/me\/partner\/workspaces$/,
-      list('workspaces', () => catalog.workspaces.map((w) => ({ ...w })), { count: catalog.workspaces.length }),
+      list('workspaces', () => catalog.workspaces.map((w) => ({ ...w })), {
+        count: catalog.workspaces.length,
+      }),
     ),
     get(
       /^\/v3\/influencers\/tags$/,
@@ -49,7 +51,10 @@ export function createInfluencerRoutes(model: SimModel, options: InfluencerRoute
           const filter = viewFilter(req.query);
           const day = model.figureDay(index, req.now);
           const posts = model.posts(id!, filter, day, (paging.page - 1) * paging.pageSize, paging.pageSize);
-          return { posts: drift ? posts.map(driftPost) : posts, total: model.postIndexes(id!, filter).length };
+          return {
+            posts: drift ? posts.map(driftPost) : posts,
+            total: model.postIndexes(id!, filter).length,
+          };
         })(req),
       ),
     ),
@@ -81,9 +86,7 @@ function get(pattern: RegExp, handle: SimRoute['handle']): SimRoute {
   return { area: 'influencers', method: 'GET', pattern, handle };
 }
 
-function paged(
-  build: (paging: Paging) => Record<string, unknown>,
-): (req: SimRequest) => SimResponse {
+function paged(build: (paging: Paging) => Record<string, unknown>): (req: SimRequest) => SimResponse {
   return (req) => {
     const paging = parsePaging(req.query);
     if (!isPaging(paging)) return paging;
@@ -94,6 +97,7 @@ function paged(
 
 function withCampaign(model: SimModel, id: string, handle: (index: number) => SimResponse): SimResponse {
   const index = model.campaignIndex(id);
-  if (index === undefined) return errorResponse(404, 'not_found', 'Not found', `campaign ${id} was not found`);
+  if (index === undefined)
+    return errorResponse(404, 'not_found', 'Not found', `campaign ${id} was not found`);
   return handle(index);
 }

@@ -1,6 +1,7 @@
 /** Paging of list endpoints per api-profile.md: `page` (1-based), `page_size` (default 10, max 100). */
-import type { SimResponse } from './route.js';
+
 import { errorResponse } from './error-response.js';
+import type { SimResponse } from './route.js';
 
 /** The profile's default page size. */
 export const DEFAULT_PAGE_SIZE = 10;

@@ -16,7 +16,13 @@ export class SimStats {
     if (fault) this.faults[fault] = (this.faults[fault] ?? 0) + 1;
   }
 
-  snapshot(): { requests: number; throttled: number; byEndpoint: Record<string, number>; byStatus: Record<string, number>; faults: Record<string, number> } {
+  snapshot(): {
+    requests: number;
+    throttled: number;
+    byEndpoint: Record<string, number>;
+    byStatus: Record<string, number>;
+    faults: Record<string, number>;
+  } {
     return {
       requests: this.requests,
       throttled: this.throttled,

@@ -7,7 +7,12 @@
  * rate limited or faulted.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
@@ -77,9 +82,14 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
   const clock = new SimClock(options.startTime ?? new Date());
   const model = new SimModel(options.seed, options.size);
   const hooks = createHookService({ ...options.hooks, seed: options.seed, now: () => clock.now() });
-  const routes: readonly SimRoute[] = [...createInfluencerRoutes(model, { drift: options.drift }), ...hooks.routes];
+  const routes: readonly SimRoute[] = [
+    ...createInfluencerRoutes(model, { drift: options.drift }),
+    ...hooks.routes,
+  ];
   const stats = new SimStats();
-  const bucket = options.rateLimit ? new TokenBucket(options.rateLimit.rps, options.rateLimit.burst) : undefined;
+  const bucket = options.rateLimit
+    ? new TokenBucket(options.rateLimit.rps, options.rateLimit.burst)
+    : undefined;
   let requestNumber = 0;
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -118,13 +128,22 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
     };
     if (!route) {
       const status = matches.length ? 405 : 404;
-      return finish(errorResponse(status, status === 405 ? 'method_not_allowed' : 'not_found', 'No route', `${req.method} ${req.path}`));
+      return finish(
+        errorResponse(
+          status,
+          status === 405 ? 'method_not_allowed' : 'not_found',
+          'No route',
+          `${req.method} ${req.path}`,
+        ),
+      );
     }
     const key = req.headers.apikey;
     const areas = typeof key === 'string' ? options.keys[key] : undefined;
     if (!areas) return finish(errorResponse(401, 'unauthorized', 'Unauthorized', 'invalid or expired token'));
     if (!areas.includes(route.area)) {
-      return finish(errorResponse(403, 'forbidden', 'Forbidden', `not entitled to the ${route.area} service`));
+      return finish(
+        errorResponse(403, 'forbidden', 'Forbidden', `not entitled to the ${route.area} service`),
+      );
     }
     if (bucket) {
       const taken = bucket.take();
@@ -138,7 +157,8 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
     }
     const fault = pickFault(options.seed, requestNumber++, options.faults);
     if (fault === 'overload') return finish(tooMany(1_000), fault);
-    if (fault === '500') return finish(errorResponse(500, 'server_error', 'Internal error', 'simulated failure'), fault);
+    if (fault === '500')
+      return finish(errorResponse(500, 'server_error', 'Internal error', 'simulated failure'), fault);
     if (fault === '503') return finish({ status: 503, body: { message: 'Service Unavailable' } }, fault);
     return finish(await route.handle(req, req.path.match(route.pattern)!.slice(1)), fault);
   }
@@ -153,15 +173,31 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
 
   function introspect(method: string, path: string, body: Buffer): SimResponse {
     if (path === '/__sim/stats' && method === 'GET') {
-      return { status: 200, body: { ...stats.snapshot(), hooks: hooks.stats(), now: clock.now().toISOString() } };
+      return {
+        status: 200,
+        body: { ...stats.snapshot(), hooks: hooks.stats(), now: clock.now().toISOString() },
+      };
     }
     if (path === '/__sim/clock' && method === 'POST') {
-      const input = JSON.parse(body.toString() || '{}') as { now?: string; advanceMs?: number };
-      if (input.now) clock.set(new Date(input.now));
-      if (input.advanceMs) clock.advance(input.advanceMs);
+      let input: { now?: unknown; advanceMs?: unknown };
+      try {
+        input = JSON.parse(body.toString() || '{}') as { now?: unknown; advanceMs?: unknown };
+      } catch {
+        return errorResponse(
+          400,
+          'invalid_request',
+          'Invalid body',
+          'expected JSON {"now": ISO} or {"advanceMs": n}',
+        );
+      }
+      const at = typeof input.now === 'string' ? new Date(input.now) : undefined;
+      if (at && Number.isNaN(at.getTime()))
+        return errorResponse(400, 'invalid_request', 'Invalid now', 'now must be ISO-8601');
+      if (at) clock.set(at);
+      if (typeof input.advanceMs === 'number') clock.advance(input.advanceMs);
       return { status: 200, body: { now: clock.now().toISOString() } };
     }
-    return { status: 404, body: { errors: [{ details: `no ${method} ${path}`, title: 'Not found' }] } };
+    return errorResponse(404, 'not_found', 'Not found', `no ${method} ${path}`);
   }
 
   let ca: string | undefined;
@@ -217,7 +253,12 @@ function send(res: ServerResponse, response: SimResponse): void {
   sendWithFault(res, response, undefined, 0);
 }
 
-function sendWithFault(res: ServerResponse, response: SimResponse, fault: Fault | undefined, slowMs: number): void {
+function sendWithFault(
+  res: ServerResponse,
+  response: SimResponse,
+  fault: Fault | undefined,
+  slowMs: number,
+): void {
   for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
   if (response.body === undefined) {
     res.writeHead(response.status).end();

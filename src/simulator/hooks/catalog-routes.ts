@@ -2,8 +2,9 @@
  * Read-only catalog endpoints of the streaming area: GET /v3/searches (area 'searches')
  * and the three streaming JSON Schemas (area 'streaming').
  */
-import type { SimRoute } from '../route.js';
+
 import { isPaging, pageBody, parsePaging } from '../paging.js';
+import type { SimRoute } from '../route.js';
 import type { PredefinedSearch, SearchType } from './searches.js';
 import { streamingSchema } from './streaming-schemas.js';
 

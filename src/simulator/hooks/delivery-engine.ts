@@ -10,12 +10,13 @@
  * halted hook would not send them). Deleting a hook does the same; a send already in flight
  * finishes and is recorded, but nothing follows it.
  */
+
+import { createRng, type Rng } from '../prng.js';
 import { type AttemptKind, AttemptLog, isAcknowledged } from './attempt-log.js';
 import { DeliverySender } from './delivery-sender.js';
 import { DocumentGenerator } from './document-generator.js';
 import type { DeliveryAttempt } from './hook-service.js';
 import type { HookRecord, HookStore } from './hook-store.js';
-import { createRng, type Rng } from '../prng.js';
 import { signBody } from './sign-body.js';
 
 /** Redelivery delays double from retryBaseMs up to this ceiling. */

@@ -3,6 +3,8 @@
  * sequence number) and the clock, realistic enough for a warehouse (several sources,
  * languages and countries, ~1-2 KB each).
  */
+
+import { createRng, type Rng, stableHex } from '../prng.js';
 import {
   BRANDS,
   FIRST_NAMES,
@@ -17,7 +19,6 @@ import {
   STATIONS,
   TITLES,
 } from './document-vocabulary.js';
-import { createRng, type Rng, stableHex } from '../prng.js';
 import type { SearchType } from './searches.js';
 import type { BaseDocument, StreamDocument } from './stream-document.js';
 

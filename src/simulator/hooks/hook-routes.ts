@@ -1,10 +1,11 @@
 /** The four hook operations of api-v3.md (area 'streaming') over a HookStore and the delivery engine. */
+
+import { errorResponse } from '../error-response.js';
+import { isPaging, pageBody, parsePaging } from '../paging.js';
 import type { SimRequest, SimResponse, SimRoute } from '../route.js';
 import { parseCreateHook } from './create-hook-request.js';
 import type { DeliveryEngine } from './delivery-engine.js';
-import { errorResponse } from '../error-response.js';
 import { type HookStore, toHookBody } from './hook-store.js';
-import { isPaging, pageBody, parsePaging } from '../paging.js';
 import type { PredefinedSearch } from './searches.js';
 
 export interface HookRoutesContext {

@@ -10,12 +10,12 @@
  * pendingRedeliveries (scheduled retries and duplicates), inFlight.
  */
 import { randomBytes } from 'node:crypto';
+import { stableHex } from '../prng.js';
 import type { SimRoute } from '../route.js';
 import { createCatalogRoutes } from './catalog-routes.js';
 import { DeliveryEngine } from './delivery-engine.js';
 import { createHookRoutes } from './hook-routes.js';
 import { HookStore } from './hook-store.js';
-import { stableHex } from '../prng.js';
 import { buildSearches, type PredefinedSearch } from './searches.js';
 
 export interface HookServiceOptions {

@@ -54,7 +54,20 @@ export interface Campaign {
   readonly sales: readonly (Readonly<Record<string, number>> | undefined)[];
 }
 
-const FIRST_NAMES = ['Ava', 'Noah', 'Mia', 'Liam', 'Zoe', 'Omar', 'Lena', 'Kai', 'Sofia', 'Yuki', 'Ines', 'Theo'];
+const FIRST_NAMES = [
+  'Ava',
+  'Noah',
+  'Mia',
+  'Liam',
+  'Zoe',
+  'Omar',
+  'Lena',
+  'Kai',
+  'Sofia',
+  'Yuki',
+  'Ines',
+  'Theo',
+];
 const LAST_NAMES = ['Martin', 'Silva', 'Kowalski', 'Nguyen', 'Okafor', 'Rossi', 'Dubois', 'Tanaka', 'Moreau'];
 const TAG_NAMES = ['beauty', 'fitness', 'travel', 'food', 'gaming', 'fashion', 'tech', 'parenting', 'music'];
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY'];
@@ -80,9 +93,14 @@ export class Catalog {
       })),
     );
     // Consecutive campaigns share half their influencers, as real rosters do.
-    const poolSize = Math.max(1, Math.ceil((size.campaigns * size.influencersPerCampaign) / 2) + size.influencersPerCampaign);
+    const poolSize = Math.max(
+      1,
+      Math.ceil((size.campaigns * size.influencersPerCampaign) / 2) + size.influencersPerCampaign,
+    );
     this.influencerPool = Array.from({ length: poolSize }, (_, p) => influencer(seed, p, this.tags));
-    this.campaigns = Array.from({ length: size.campaigns }, (_, c) => campaign(seed, c, size, this.workspaces, poolSize));
+    this.campaigns = Array.from({ length: size.campaigns }, (_, c) =>
+      campaign(seed, c, size, this.workspaces, poolSize),
+    );
     this.campaignById = new Map(this.campaigns.map((c) => [c.id, c]));
   }
 
@@ -141,8 +159,12 @@ function campaign(
 ): Campaign {
   const rng = createRng(seed, 'campaign', c);
   // Every seventh campaign has no posts yet; the others vary from 0.3x to 1.7x the mean.
-  const postCount = c % 7 === 3 ? 0 : Math.max(1, Math.round(size.postsPerCampaign * (0.3 + 1.4 * rng.next())));
-  const influencerCount = Math.min(poolSize, Math.max(1, Math.round(size.influencersPerCampaign * (0.5 + rng.next()))));
+  const postCount =
+    c % 7 === 3 ? 0 : Math.max(1, Math.round(size.postsPerCampaign * (0.3 + 1.4 * rng.next())));
+  const influencerCount = Math.min(
+    poolSize,
+    Math.max(1, Math.round(size.influencersPerCampaign * (0.5 + rng.next()))),
+  );
   const first = (c * Math.ceil(size.influencersPerCampaign / 2)) % poolSize;
   const influencers = Array.from({ length: influencerCount }, (_, j) => (first + j) % poolSize);
   const start = Date.UTC(2026, rng.int(0, 9), rng.int(1, 28));

@@ -67,7 +67,8 @@ export function computeFigures(
 }
 
 export const round2 = (x: number): number => Math.round(x * 100) / 100;
-export const rate = (t: Totals): number => (t.posts === 0 ? 0 : Math.round((t.rateSum / t.posts) * 1e6) / 1e6);
+export const rate = (t: Totals): number =>
+  t.posts === 0 ? 0 : Math.round((t.rateSum / t.posts) * 1e6) / 1e6;
 
 /** The `metrics` object and `sources` entries of the campaign detail, per the spec. */
 export function campaignDetailBody(campaign: Campaign, figures: CampaignFigures): Record<string, unknown> {

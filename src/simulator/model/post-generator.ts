@@ -60,12 +60,17 @@ export function dayFactor(day: string, salt: number): number {
 }
 
 /** The network and influencer of post i: fixed for the post's life (filters depend on them). */
-export function postPlacement(catalog: Catalog, campaign: Campaign, i: number): { slot: number; network: Network } {
+export function postPlacement(
+  catalog: Catalog,
+  campaign: Campaign,
+  i: number,
+): { slot: number; network: Network } {
   const seed = catalog.seed;
   // Skewed: the first influencers of a roster post most; the last ones may post nothing.
   const slot = Math.floor(campaign.influencers.length * unit(seed, campaign.index, i, 1) ** 2);
   const influencer = catalog.influencerPool[campaign.influencers[slot]!]!;
-  const profile = influencer.profiles[Math.floor(influencer.profiles.length * unit(seed, campaign.index, i, 2))]!;
+  const profile =
+    influencer.profiles[Math.floor(influencer.profiles.length * unit(seed, campaign.index, i, 2))]!;
   return { slot, network: profile.network };
 }
 
@@ -89,7 +94,8 @@ export function generatePost(catalog: Catalog, campaign: Campaign, i: number, da
     if (ENGAGEMENT_STATS.has(name)) engagement += value;
   }
   const reach = Math.round((followers * (0.1 + 0.5 * unit(seed, c, i, 4)) + engagement * 2) * factor);
-  const published = Date.parse(`${campaign.start_date}T00:00:00Z`) + Math.floor(unit(seed, c, i, 5) * 60 * 86_400_000);
+  const published =
+    Date.parse(`${campaign.start_date}T00:00:00Z`) + Math.floor(unit(seed, c, i, 5) * 60 * 86_400_000);
   return {
     id: `${campaign.id}-${i}`,
     index: i,

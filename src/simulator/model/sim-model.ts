@@ -47,7 +47,8 @@ export class SimModel {
     if (hour >= REFRESH_END_HOUR) return today;
     if (hour < REFRESH_START_HOUR) return yesterday;
     const elapsed = (hour - REFRESH_START_HOUR) / (REFRESH_END_HOUR - REFRESH_START_HOUR);
-    const flipAt = mix32(this.catalog.seed, campaignIndex, Math.floor(now.getTime() / 86_400_000), 77) / 4294967296;
+    const flipAt =
+      mix32(this.catalog.seed, campaignIndex, Math.floor(now.getTime() / 86_400_000), 77) / 4294967296;
     return elapsed >= flipAt ? today : yesterday;
   }
 
@@ -80,7 +81,12 @@ export class SimModel {
     const cached = this.figureCache.get(key);
     if (cached) return cached;
     const campaign = this.requireCampaign(campaignId);
-    const figures = computeFigures(this.catalog, campaign, Array.from(this.postIndexes(campaignId, filter)), day);
+    const figures = computeFigures(
+      this.catalog,
+      campaign,
+      Array.from(this.postIndexes(campaignId, filter)),
+      day,
+    );
     remember(this.figureCache, key, figures);
     return figures;
   }
@@ -103,7 +109,13 @@ export class SimModel {
   }
 
   /** Posts in view, records as the posts endpoint returns them, from `offset`. */
-  posts(campaignId: string, filter: ViewFilter, day: string, offset = 0, limit = Infinity): Record<string, unknown>[] {
+  posts(
+    campaignId: string,
+    filter: ViewFilter,
+    day: string,
+    offset = 0,
+    limit = Infinity,
+  ): Record<string, unknown>[] {
     const campaign = this.requireCampaign(campaignId);
     const indexes = this.postIndexes(campaignId, filter);
     const out: Record<string, unknown>[] = [];

@@ -1,0 +1,85 @@
+/**
+ * API errors, typed by what the caller should do (as the Singer SDK does): a FatalApiError
+ * is not worth retrying (bad key, not entitled, not found, bad request, wrong response
+ * shape); a RetriableApiError is a transient failure that outlived its retries. Messages
+ * are one line naming the cause, the endpoint and the X-Request-Id; never the API key.
+ */
+export class ApiError extends Error {
+  /** The CLI prints the message as one line and exits with this code. */
+  readonly exitCode = 1;
+  constructor(
+    message: string,
+    readonly endpoint: string,
+    readonly retriable: boolean,
+    readonly status?: number,
+    readonly requestId?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class FatalApiError extends ApiError {
+  constructor(
+    message: string,
+    endpoint: string,
+    status?: number,
+    requestId?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, endpoint, false, status, requestId, options);
+  }
+}
+
+export class RetriableApiError extends ApiError {
+  constructor(
+    message: string,
+    endpoint: string,
+    status?: number,
+    requestId?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, endpoint, true, status, requestId, options);
+  }
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** `401 Unauthorized on GET /v3/... (X-Request-Id abc)` */
+export function describeStatus(status: number, endpoint: string, requestId: string | undefined): string {
+  return `${status} ${STATUS_TEXT[status] ?? 'HTTP error'} on ${endpoint}${requestId ? ` (X-Request-Id ${requestId})` : ''}`;
+}
+
+/** What a 4xx means for this endpoint, in the user's words. */
+export function explainClientError(status: number, endpoint: string, details: string | undefined): string {
+  const streaming = /\/v3\/(hooks|schemas|searches)/.test(endpoint);
+  switch (status) {
+    case 401:
+      return 'the API key is invalid or expired (check CW_API_KEY)';
+    case 403:
+      return streaming
+        ? 'this API key is not entitled to streaming (hooks and schemas)'
+        : 'this API key is not entitled to the influencer endpoints';
+    case 404:
+      if (endpoint.startsWith('POST /v3/hooks')) return 'no such search';
+      if (/\/v3\/hooks\//.test(endpoint)) return 'no such hook';
+      if (/\/campaigns\//.test(endpoint)) return 'no such campaign';
+      return details ?? 'not found';
+    case 409:
+      return 'a hook already exists for this search and target URL';
+    default:
+      return details ?? 'the API refused the request';
+  }
+}

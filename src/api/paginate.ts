@@ -1,0 +1,61 @@
+/**
+ * Profile paging (api-profile.md): `page` (1-based) and `page_size`; the response carries
+ * the array under its key plus `page`, `page_size`, `total`. Tolerant: a response without
+ * paging fields is one complete page; a page shorter than page_size is the last; stop at
+ * `total` items or at an empty page. Guarded: a page repeating the previous one, or more
+ * pages than `total` allows, is a loop (a real server may misbehave) and fails the request.
+ */
+import { FatalApiError } from './errors.js';
+import type { RawRecord } from './types.js';
+
+/** Slack over ceil(total / page_size) before paging counts as a loop. */
+const EXTRA_PAGES = 2;
+
+export async function* paginate(
+  fetchPage: (page: number) => Promise<unknown>,
+  endpoint: string,
+  key: string,
+  pageSize: number,
+): AsyncGenerator<RawRecord[]> {
+  let seen = 0;
+  let previous = '';
+  for (let page = 1; ; page++) {
+    const body = await fetchPage(page);
+    const items =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+    if (!Array.isArray(items)) {
+      throw new FatalApiError(`unexpected response on ${endpoint}: no "${key}" array`, endpoint);
+    }
+    if (items.length === 0) return;
+    const signature = `${items.length}|${idOf(items[0])}|${idOf(items[items.length - 1])}`;
+    if (page > 1 && signature === previous) {
+      throw new FatalApiError(
+        `loop detected in pagination on ${endpoint}: page ${page} repeats page ${page - 1}`,
+        endpoint,
+      );
+    }
+    previous = signature;
+    yield items as RawRecord[];
+    seen += items.length;
+    const b = body as Record<string, unknown>;
+    if (b.page === undefined && b.page_size === undefined && b.total === undefined) return;
+    const size = Number(b.page_size) || pageSize;
+    const total = b.total === undefined || b.total === null ? undefined : Number(b.total);
+    if (items.length < size) return;
+    if (total !== undefined && Number.isFinite(total)) {
+      if (seen >= total) return;
+      if (page >= Math.ceil(total / size) + EXTRA_PAGES) {
+        throw new FatalApiError(
+          `loop detected in pagination on ${endpoint}: ${page} pages for ${total} items`,
+          endpoint,
+        );
+      }
+    }
+  }
+}
+
+function idOf(item: unknown): string {
+  return typeof item === 'object' && item !== null
+    ? String((item as Record<string, unknown>).id)
+    : String(item);
+}

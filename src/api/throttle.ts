@@ -1,0 +1,79 @@
+/**
+ * The request throttle shared by every request of a client: at most `concurrency` in
+ * flight (p-limit) and requests spaced evenly at `rps` (no bursts above the rate, so a
+ * server limiting at the same rate sees almost no 429s). A 429 pauses every request until
+ * its Retry-After and halves the rate; the rate recovers by 10% every RECOVER_AFTER
+ * successes, never above the configured `rps`. RateLimit-Remaining: 0 pauses until
+ * RateLimit-Reset.
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+
+/** Successes at the lowered rate before it is raised again. */
+export const RECOVER_AFTER = 50;
+/** Never slower than one request every 10 s, however many 429s arrive. */
+const MIN_RPS = 0.1;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Throttle {
+  private readonly limit: LimitFunction;
+  private nextSlot = 0;
+  private pausedUntil = 0;
+  private successes = 0;
+  currentRps: number;
+
+  constructor(
+    readonly rps: number,
+    concurrency: number,
+    private readonly onRate?: (rps: number, reason: string) => void,
+  ) {
+    this.limit = pLimit(concurrency);
+    this.currentRps = rps;
+  }
+
+  /** Runs `work` in a concurrency slot once the rate allows. */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.limit(async () => {
+      await this.acquire();
+      return work();
+    });
+  }
+
+  get activeCount(): number {
+    return this.limit.activeCount;
+  }
+
+  /** Pauses every request for `ms` (a 429's Retry-After) and lowers the rate. */
+  pauseFor(ms: number, lowerRate: boolean): void {
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
+    if (lowerRate) {
+      this.successes = 0;
+      const lowered = Math.max(MIN_RPS, this.currentRps / 2);
+      if (lowered !== this.currentRps) {
+        this.currentRps = lowered;
+        this.onRate?.(lowered, '429 received');
+      }
+    }
+  }
+
+  succeeded(): void {
+    if (this.currentRps >= this.rps || ++this.successes < RECOVER_AFTER) return;
+    this.successes = 0;
+    this.currentRps = Math.min(this.rps, this.currentRps * 1.1);
+    this.onRate?.(this.currentRps, 'recovering');
+  }
+
+  private async acquire(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      if (this.pausedUntil > now) {
+        await sleep(this.pausedUntil - now);
+        continue;
+      }
+      const slot = Math.max(now, this.nextSlot);
+      this.nextSlot = slot + 1000 / this.currentRps;
+      if (slot > now) await sleep(slot - now);
+      if (this.pausedUntil <= Date.now()) return;
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import type { RawRecord } from '../api/types.js';
+import type { CampaignRowContext } from './campaign-row-context.js';
+import { isRecord, json, objectAt, toCount, toDate, toId, toNumber, toText } from './coerce.js';
+import type { Row, TableRows } from './rows.js';
+import { pushStatRows } from './stat-rows.js';
+
+/**
+ * GET /v3/influencers/campaigns/{id} → `campaign_metrics` (the `metrics` object),
+ * `campaign_network_metrics` and `campaign_network_stats` (each `sources` entry, networks
+ * the spec does not list included), and, for the unfiltered view, the `campaigns` entity:
+ * the list record merged with the detail, less `metrics` and `sources`. Accepts the detail
+ * with or without its `campaign` wrapper.
+ */
+export function normalizeCampaignDetail(
+  detail: RawRecord,
+  listRecord: RawRecord | undefined,
+  ctx: CampaignRowContext,
+): TableRows {
+  const campaign = isRecord(detail.campaign) ? detail.campaign : detail;
+  const key = { snapshot_date: ctx.snapshotDate, segment: ctx.segment, campaign_id: ctx.campaignId };
+  const m = objectAt(campaign, 'metrics') ?? {};
+  const out: Required<
+    Pick<TableRows, 'campaign_metrics' | 'campaign_network_metrics' | 'campaign_network_stats'>
+  > &
+    TableRows = {
+    campaign_metrics: [
+      {
+        ...key,
+        num_posts: toCount(m.num_posts),
+        num_influencers: toCount(m.num_influencers),
+        total_engagement: toCount(m.total_engagement),
+        engagement_rate: toNumber(m.engagement_rate),
+        total_reach: toCount(m.total_reach),
+        total_emv: toNumber(m.total_emv),
+      },
+    ],
+    campaign_network_metrics: [],
+    campaign_network_stats: [],
+  };
+  const sources = objectAt(campaign, 'sources') ?? {};
+  for (const network in sources) {
+    const s = sources[network];
+    if (!isRecord(s)) continue;
+    out.campaign_network_metrics.push({
+      ...key,
+      network,
+      num_posts: toCount(s.num_posts),
+      num_influencers: toCount(s.num_influencers),
+      engagement: toCount(s.engagement),
+      engagement_rate: toNumber(s.engagement_rate),
+      reach: toCount(s.reach),
+      emv: toNumber(s.emv),
+    });
+    pushStatRows(out.campaign_network_stats, s.stats, { ...key, network });
+  }
+  if (ctx.segment === 'all') {
+    const { metrics: _m, sources: _s, ...attributes } = campaign;
+    const merged: Record<string, unknown> = { ...listRecord, ...attributes };
+    const row: Row = {
+      campaign_id: ctx.campaignId,
+      name: toText(merged.name),
+      workspace_id: toId(merged.workspace_id),
+      status: toText(merged.status),
+      start_date: toDate(merged.start_date),
+      end_date: toDate(merged.end_date),
+      raw: json(merged),
+      first_seen_at: ctx.seenAt,
+      last_seen_at: ctx.seenAt,
+    };
+    out.campaigns = [row];
+  }
+  return out;
+}

@@ -1,0 +1,64 @@
+/**
+ * `campaign-warehouse serve`: the sink and the scheduler in one process, until SIGTERM or
+ * SIGINT: then stop scheduling, let a running sync stop at a safe point (it stays
+ * resumable), close the sink gracefully (in-flight commits finish, the inbox is published).
+ */
+import { resolveSyncConfig } from '../config/sync-config.js';
+import { runSync } from '../extract/run-sync.js';
+import { startSink } from '../sink/start-sink.js';
+import { openStateDb } from '../state/state-db.js';
+import { createLogger } from '../util/logger.js';
+import { Scheduler } from './scheduler.js';
+
+export interface ServiceFlags {
+  host?: string;
+  port?: number;
+  publishInterval?: number;
+  bodyLimit?: number;
+  cron?: string;
+  timezone?: string;
+  dataDir?: string;
+  baseUrl?: string;
+  config?: string;
+}
+
+export async function runService(flags: ServiceFlags): Promise<void> {
+  const logger = createLogger('serve');
+  const config = resolveSyncConfig(flags);
+  const sink = await startSink({
+    dataDir: config.dataDir,
+    ...(flags.host ? { host: flags.host } : {}),
+    ...(flags.port !== undefined ? { port: flags.port } : {}),
+    ...(flags.bodyLimit ? { bodyLimitBytes: flags.bodyLimit } : {}),
+    ...(flags.publishInterval !== undefined ? { publishIntervalMs: flags.publishInterval * 1000 } : {}),
+    logger,
+  });
+  const state = openStateDb(config.dataDir);
+  const scheduler = new Scheduler({
+    cron: flags.cron ?? config.schedule.cron,
+    timezone: flags.timezone ?? config.schedule.timezone,
+    state,
+    logger,
+    now: () => new Date(),
+    sync: async (snapshotDate, trigger, signal) => {
+      const summary = await runSync(
+        { ...config, snapshotDate },
+        { logger, now: () => new Date(), trigger, signal },
+      );
+      logger.info({ ...summary }, 'sync finished');
+    },
+  });
+  scheduler.start();
+  logger.info(
+    { sink: sink.url, cron: flags.cron ?? config.schedule.cron, dataDir: config.dataDir },
+    'serving',
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  logger.info('shutting down');
+  await scheduler.stop();
+  await sink.close();
+  state.close();
+}
