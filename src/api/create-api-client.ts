@@ -182,19 +182,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  /**
+   * RateLimit-* headers (api-profile.md): Limit is taken as the server's rate ceiling (never
+   * exceeded once seen); Remaining 0 pauses every request until the next token is due
+   * (1/Limit s), or until Reset (a Unix timestamp) when Limit is unknown.
+   */
   function adaptToRateLimitHeaders(reply: Reply): void {
-    const remaining = Number(header(reply, 'ratelimit-remaining'));
+    const limit = Number(header(reply, 'ratelimit-limit'));
+    if (Number.isFinite(limit) && limit > 0) throttle.capRate(limit);
+    if (reply.status === 429 || header(reply, 'ratelimit-remaining') !== '0') return;
     const reset = Number(header(reply, 'ratelimit-reset'));
-    if (
-      reply.status !== 429 &&
-      header(reply, 'ratelimit-remaining') === '0' &&
-      remaining === 0 &&
-      Number.isFinite(reset)
-    ) {
-      // Reset is a Unix timestamp (api-profile.md); a small number would be a delay.
-      const waitMs = reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000;
-      if (waitMs > 0) throttle.pauseFor(Math.min(waitMs, maxRetryAfterMs), false);
-    }
+    const untilReset = Number.isFinite(reset)
+      ? reset > 1e9
+        ? reset * 1000 - Date.now()
+        : reset * 1000
+      : undefined;
+    const nextToken = Number.isFinite(limit) && limit > 0 ? 1000 / limit : undefined;
+    const waitMs = Math.min(untilReset ?? Number.POSITIVE_INFINITY, nextToken ?? Number.POSITIVE_INFINITY);
+    if (waitMs > 0 && Number.isFinite(waitMs)) throttle.pauseFor(Math.min(waitMs, maxRetryAfterMs), false);
   }
 
   const get = async (path: string, query?: Call['query']) =>

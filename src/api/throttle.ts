@@ -21,6 +21,8 @@ export class Throttle {
   private pausedUntil = 0;
   private successes = 0;
   currentRps: number;
+  /** The configured rate, lowered to the server's RateLimit-Limit when one is announced. */
+  private ceiling: number;
 
   constructor(
     readonly rps: number,
@@ -29,6 +31,7 @@ export class Throttle {
   ) {
     this.limit = pLimit(concurrency);
     this.currentRps = rps;
+    this.ceiling = rps;
   }
 
   /** Runs `work` in a concurrency slot once the rate allows. */
@@ -56,10 +59,20 @@ export class Throttle {
     }
   }
 
+  /** A server-announced ceiling (RateLimit-Limit): the rate never goes above it from now on. */
+  capRate(rps: number): void {
+    if (rps >= this.ceiling) return;
+    this.ceiling = rps;
+    if (this.currentRps > rps) {
+      this.currentRps = rps;
+      this.onRate?.(rps, 'RateLimit-Limit');
+    }
+  }
+
   succeeded(): void {
-    if (this.currentRps >= this.rps || ++this.successes < RECOVER_AFTER) return;
+    if (this.currentRps >= this.ceiling || ++this.successes < RECOVER_AFTER) return;
     this.successes = 0;
-    this.currentRps = Math.min(this.rps, this.currentRps * 1.1);
+    this.currentRps = Math.min(this.ceiling, this.currentRps * 1.1);
     this.onRate?.(this.currentRps, 'recovering');
   }
 

@@ -47,7 +47,7 @@ export function normalizeInfluencers(records: readonly RawRecord[], ctx: Campaig
     entities.push({
       influencer_id: influencerId,
       name: toText(r.name),
-      raw: json(r),
+      raw: json(campaignIndependent(r)),
       first_seen_at: ctx.seenAt,
       last_seen_at: ctx.seenAt,
     });
@@ -103,4 +103,15 @@ export function normalizeInfluencers(records: readonly RawRecord[], ctx: Campaig
     out.influencer_tag_assignments = tags;
   }
   return out;
+}
+
+/**
+ * The influencer entity keeps the record less its campaign-specific parts (`campaign_metrics`
+ * and `budget`, stored per campaign in influencer_campaign_metrics / influencer_sales /
+ * influencer_stats): the same influencer seen on several campaigns then has one raw record,
+ * whatever order the campaigns were fetched in.
+ */
+function campaignIndependent(record: RawRecord): RawRecord {
+  const { campaign_metrics: _metrics, budget: _budget, ...rest } = record;
+  return rest;
 }

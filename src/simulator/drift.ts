@@ -42,6 +42,14 @@ export function driftInfluencer(influencer: Json): Json {
   const metrics = influencer.campaign_metrics as Json;
   metrics.emv = String(metrics.emv);
   metrics.engagement_rate = null;
+  const profile = influencer.influencer_metrics as Json;
+  (profile.sources as Record<string, Json>)[DRIFT_NETWORK] = {
+    id: 'yt-drift',
+    username: 'drift.channel',
+    followers: '1200',
+    engagement_per_post: null,
+    true_reach: 800,
+  };
   return { ...influencer, [DRIFT_FIELD]: 'drift' };
 }
 

@@ -15,7 +15,6 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
 import { errorResponse } from './error-response.js';
 import { type Fault, type FaultOptions, NO_FAULTS, pickFault } from './faults.js';
 import { formatRetryAfter, type RetryAfterFormat } from './format-retry-after.js';
@@ -24,9 +23,14 @@ import { createInfluencerRoutes } from './influencer-routes.js';
 import { SimModel } from './model/sim-model.js';
 import { DEFAULT_SIZE, type SimSize } from './model/sim-size.js';
 import type { Area, SimRequest, SimResponse, SimRoute } from './route.js';
+import { selfSignedLoopbackCert } from './self-signed-cert.js';
+import { send, sendWithFault } from './send-response.js';
 import { SimClock } from './sim-clock.js';
-import { SimStats } from './sim-stats.js';
+import { type SimStatsSnapshot, SimStats as StatsCounter } from './sim-stats.js';
 import { TokenBucket } from './token-bucket.js';
+
+export type { ViewFilter } from './model/sim-model.js';
+export type { FaultOptions, HookService, RetryAfterFormat, SimModel, SimSize };
 
 export interface SimulatorOptions {
   readonly host: string;
@@ -52,6 +56,13 @@ export const DEFAULT_KEYS: Readonly<Record<string, readonly Area[]>> = {
   'sim-influencers-key': ['influencers'],
 };
 
+/** GET /__sim/stats and RunningSimulator.stats(): API counters, the hook service's, the simulated time. */
+export interface SimStats extends SimStatsSnapshot {
+  readonly hooks: Record<string, number>;
+  /** The simulated time, ISO-8601 UTC. */
+  readonly now: string;
+}
+
 export interface RunningSimulator {
   /** Base URL without /v3, e.g. http://127.0.0.1:PORT */
   readonly url: string;
@@ -61,23 +72,35 @@ export interface RunningSimulator {
   readonly clock: SimClock;
   readonly model: SimModel;
   readonly hooks: HookService;
-  stats(): Record<string, unknown>;
+  stats(): SimStats;
   close(): Promise<void>;
 }
 
-export async function startSimulator(partial: Partial<SimulatorOptions> = {}): Promise<RunningSimulator> {
+/**
+ * What startSimulator accepts: any part of SimulatorOptions; `faults` and `size` may be
+ * partial too (merged over NO_FAULTS / DEFAULT_SIZE), and `overloadRate` may be given at
+ * the top level (it wins over faults.overloadRate).
+ */
+export type SimulatorInput = Partial<Omit<SimulatorOptions, 'faults' | 'size'>> & {
+  readonly faults?: Partial<FaultOptions>;
+  readonly size?: Partial<SimSize>;
+  readonly overloadRate?: number;
+};
+
+export async function startSimulator(partial: SimulatorInput = {}): Promise<RunningSimulator> {
+  const { overloadRate, ...rest } = partial;
   const options: SimulatorOptions = {
     host: '127.0.0.1',
     port: 0,
     seed: 1,
-    size: DEFAULT_SIZE,
     keys: DEFAULT_KEYS,
     retryAfterFormat: 'iso',
     drift: false,
     tls: false,
     hooks: {},
-    ...partial,
-    faults: { ...NO_FAULTS, ...partial.faults },
+    ...rest,
+    size: { ...DEFAULT_SIZE, ...partial.size },
+    faults: { ...NO_FAULTS, ...partial.faults, ...(overloadRate === undefined ? {} : { overloadRate }) },
   };
   const clock = new SimClock(options.startTime ?? new Date());
   const model = new SimModel(options.seed, options.size);
@@ -86,11 +109,16 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
     ...createInfluencerRoutes(model, { drift: options.drift }),
     ...hooks.routes,
   ];
-  const stats = new SimStats();
+  const stats = new StatsCounter();
   const bucket = options.rateLimit
     ? new TokenBucket(options.rateLimit.rps, options.rateLimit.burst)
     : undefined;
   let requestNumber = 0;
+  const snapshot = (): SimStats => ({
+    ...stats.snapshot(),
+    hooks: hooks.stats(),
+    now: clock.now().toISOString(),
+  });
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
@@ -124,6 +152,12 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
     const endpoint = route ? `${route.method} ${endpointName(route.pattern)}` : `${req.method} (unknown)`;
     const finish = (response: SimResponse, fault?: Fault) => {
       stats.record(endpoint, response.status, fault);
+      // The RateLimit headers go on every API answer while the limit is on, 401/404 included.
+      if (bucket && !res.hasHeader('RateLimit-Limit')) {
+        res.setHeader('RateLimit-Limit', String(options.rateLimit!.rps));
+        res.setHeader('RateLimit-Remaining', String(bucket.remaining()));
+        res.setHeader('RateLimit-Reset', String(bucket.resetAt()));
+      }
       return sendWithFault(res, response, fault, options.faults.slowMs);
     };
     if (!route) {
@@ -203,21 +237,9 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
   let ca: string | undefined;
   let server: Server;
   if (options.tls) {
-    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-      keyType: 'ec',
-      algorithm: 'sha256',
-      extensions: [
-        {
-          name: 'subjectAltName',
-          altNames: [
-            { type: 7, ip: '127.0.0.1' },
-            { type: 2, value: 'localhost' },
-          ],
-        },
-      ],
-    });
+    const pems = await selfSignedLoopbackCert();
     ca = pems.cert;
-    server = createHttpsServer({ key: pems.private, cert: pems.cert }, handler);
+    server = createHttpsServer({ key: pems.key, cert: pems.cert }, handler);
   } else {
     server = createHttpServer(handler);
   }
@@ -235,7 +257,7 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
     clock,
     model,
     hooks,
-    stats: () => ({ ...stats.snapshot(), hooks: hooks.stats(), now: clock.now().toISOString() }),
+    stats: snapshot,
     close: async () => {
       await hooks.close();
       server.closeAllConnections();
@@ -247,43 +269,4 @@ export async function startSimulator(partial: Partial<SimulatorOptions> = {}): P
 /** `^\/v3\/hooks\/([^/]+)$` → `/v3/hooks/{id}`: readable keys for the per-endpoint counters. */
 function endpointName(pattern: RegExp): string {
   return pattern.source.replace(/\(\[\^\/\]\+\)/g, '{id}').replace(/[\^$\\?]/g, '');
-}
-
-function send(res: ServerResponse, response: SimResponse): void {
-  sendWithFault(res, response, undefined, 0);
-}
-
-function sendWithFault(
-  res: ServerResponse,
-  response: SimResponse,
-  fault: Fault | undefined,
-  slowMs: number,
-): void {
-  for (const [name, value] of Object.entries(response.headers ?? {})) res.setHeader(name, value);
-  if (response.body === undefined) {
-    res.writeHead(response.status).end();
-    return;
-  }
-  const body = Buffer.from(JSON.stringify(response.body));
-  res.setHeader('Content-Type', 'application/json');
-  if (fault === 'slow') {
-    setTimeout(() => sendWithFault(res, response, undefined, 0), slowMs);
-    return;
-  }
-  if (fault === 'invalid-json') {
-    const broken = Buffer.concat([body.subarray(0, Math.floor(body.length / 2)), Buffer.from('<html>oops')]);
-    res.setHeader('Content-Length', String(broken.length));
-    res.writeHead(response.status).end(broken);
-    return;
-  }
-  res.setHeader('Content-Length', String(body.length));
-  res.writeHead(response.status);
-  if (fault === 'reset' || fault === 'truncate') {
-    res.write(body.subarray(0, Math.floor(body.length / 2)), () => {
-      if (fault === 'reset') res.socket?.resetAndDestroy();
-      else res.socket?.end();
-    });
-    return;
-  }
-  res.end(body);
 }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: test-only access into JSON bodies
@@ -11,7 +11,10 @@ const FIGURE_DAY = '2026-06-09';
 
 let sim: RunningSimulator;
 
-async function get(path: string, key: string | null = 'sim-key'): Promise<{ status: number; body: Json; headers: Record<string, unknown> }> {
+async function get(
+  path: string,
+  key: string | null = 'sim-key',
+): Promise<{ status: number; body: Json; headers: Record<string, unknown> }> {
   const res = await request(`${sim.url}${path}`, { headers: key ? { apikey: key } : {} });
   const text = await res.body.text();
   return { status: res.statusCode, body: text ? (JSON.parse(text) as Json) : {}, headers: res.headers };
@@ -54,12 +57,22 @@ describe('auth and routing', () => {
     expect((await get('/v3/influencers/campaigns', 'sim-influencers-key')).status).toBe(200);
     expect((await get('/v3/hooks', 'sim-influencers-key')).status).toBe(403);
   });
+  it('serves the streaming area of the hook service behind the same auth', async () => {
+    expect((await get('/v3/hooks')).body.hooks).toEqual([]);
+    expect((await get('/v3/schemas/social_streaming.json', 'sim-streaming-key')).status).toBe(200);
+    expect((await get('/v3/searches')).status).toBe(200);
+    expect((await get('/v3/hooks', null)).status).toBe(401);
+    expect(sim.stats().hooks).toHaveProperty('liveHooks', 0);
+  });
   it('answers 404 for unknown paths and campaigns, 405 for a wrong method', async () => {
     expect((await get('/v3/nothing')).status).toBe(404);
     const missing = await get('/v3/influencers/campaigns/nope');
     expect(missing.status).toBe(404);
     expect(missing.body.errors[0].type).toBe('not_found');
-    const res = await request(`${sim.url}/v3/influencers/campaigns`, { method: 'DELETE', headers: { apikey: 'sim-key' } });
+    const res = await request(`${sim.url}/v3/influencers/campaigns`, {
+      method: 'DELETE',
+      headers: { apikey: 'sim-key' },
+    });
     await res.body.text();
     expect(res.statusCode).toBe(405);
   });
@@ -91,7 +104,14 @@ describe('list endpoints', () => {
     const campaigns = await allPages('/v3/influencers/campaigns', 'campaigns', 3);
     expect(campaigns.length).toBe(8);
     for (const c of campaigns) {
-      expect(Object.keys(c).sort()).toEqual(['end_date', 'id', 'name', 'start_date', 'status', 'workspace_id']);
+      expect(Object.keys(c).sort()).toEqual([
+        'end_date',
+        'id',
+        'name',
+        'start_date',
+        'status',
+        'workspace_id',
+      ]);
       expect(typeof c.id).toBe('string');
     }
   });
@@ -105,9 +125,18 @@ describe('list endpoints', () => {
 
 describe('consistency of the figures', () => {
   async function view(id: string, query = '') {
-    const detail = (await get(`/v3/influencers/campaigns/${id}${query ? `?${query}` : ''}`)).body.campaign as Json;
-    const posts = await allPages(`/v3/influencers/campaigns/${id}/posts${query ? `?${query}` : ''}`, 'posts', 100);
-    const infl = await allPages(`/v3/influencers/campaigns/${id}/influencers${query ? `?${query}` : ''}`, 'influencers', 100);
+    const detail = (await get(`/v3/influencers/campaigns/${id}${query ? `?${query}` : ''}`)).body
+      .campaign as Json;
+    const posts = await allPages(
+      `/v3/influencers/campaigns/${id}/posts${query ? `?${query}` : ''}`,
+      'posts',
+      100,
+    );
+    const infl = await allPages(
+      `/v3/influencers/campaigns/${id}/influencers${query ? `?${query}` : ''}`,
+      'influencers',
+      100,
+    );
     return { detail, posts, infl };
   }
 
@@ -131,7 +160,8 @@ describe('consistency of the figures', () => {
       expect(s.engagement).toBe(sum(onNet.map((p) => p.engagement)));
       expect(s.emv).toBeCloseTo(sum(onNet.map((p) => p.emv)), 1);
       expect(s.num_influencers).toBe(new Set(onNet.map((p) => p.influencer_id)).size);
-      for (const stat of Object.keys(s.stats)) expect(s.stats[stat]).toBe(sum(onNet.map((p) => p.stats[stat])));
+      for (const stat of Object.keys(s.stats))
+        expect(s.stats[stat]).toBe(sum(onNet.map((p) => p.stats[stat])));
       // Reach rule 2: the network's reach is not its stats.reach; rule 1 needs the sum below.
       if (s.stats.reach !== undefined) expect(s.reach).not.toBe(s.stats.reach);
       networkReach += s.reach;
@@ -146,7 +176,8 @@ describe('consistency of the figures', () => {
       expect(cm.num_posts).toBe(mine.length);
       expect(cm.engagement).toBe(sum(mine.map((p) => p.engagement)));
       expect(cm.emv).toBeCloseTo(sum(mine.map((p) => p.emv)), 1);
-      for (const stat of Object.keys(cm.stats)) expect(cm.stats[stat]).toBe(sum(mine.map((p) => p.stats[stat])));
+      for (const stat of Object.keys(cm.stats))
+        expect(cm.stats[stat]).toBe(sum(mine.map((p) => p.stats[stat])));
       if (mine.length) expect(cm.reach).toBeLessThanOrEqual(sum(mine.map((p) => p.reach)));
       // Reach rule 3: true_reach is the whole audience, independent of the campaign.
       expect(i.influencer_metrics.true_reach).toBeGreaterThan(0);
@@ -167,7 +198,8 @@ describe('consistency of the figures', () => {
     expect(repeated.detail).toEqual(comma.detail);
     expect(repeated.posts).toEqual(comma.posts);
     checkConsistent(comma.detail, comma.posts, comma.infl);
-    for (const i of comma.infl) expect(i.tags.some((t: Json) => ['100', '101', '102'].includes(t.id))).toBe(true);
+    for (const i of comma.infl)
+      expect(i.tags.some((t: Json) => ['100', '101', '102'].includes(t.id))).toBe(true);
     const all = await view('5001');
     expect(comma.posts.length).toBeLessThan(all.posts.length);
   });
@@ -211,7 +243,10 @@ describe('introspection', () => {
     const before = (await get('/__sim/stats', null)).body;
     expect(before.requests).toBeGreaterThan(0);
     expect(before.byStatus['200']).toBeGreaterThan(0);
-    const res = await request(`${sim.url}/__sim/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 86_400_000 }) });
+    const res = await request(`${sim.url}/__sim/clock`, {
+      method: 'POST',
+      body: JSON.stringify({ advanceMs: 86_400_000 }),
+    });
     const moved = (await res.body.json()) as Json;
     expect(Date.parse(moved.now) - START.getTime()).toBeGreaterThanOrEqual(86_400_000);
     sim.clock.set(START);

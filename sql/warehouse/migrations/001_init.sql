@@ -49,7 +49,7 @@ create table campaigns (
 create table influencers (
   influencer_id varchar not null,  -- key
   name          varchar,
-  raw           json,              -- latest influencer record seen (any campaign)
+  raw           json,              -- latest influencer record, less the campaign-specific campaign_metrics and budget
   first_seen_at timestamp not null,
   last_seen_at  timestamp not null
 );

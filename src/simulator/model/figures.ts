@@ -7,7 +7,7 @@
  * influencer's campaign reach 90% of its posts' reach.
  */
 import type { Campaign, Catalog } from './catalog.js';
-import { generatePost, type Post } from './post-generator.js';
+import { dayNumber, type PostFigures, postFigures } from './post-generator.js';
 
 export interface Totals {
   posts: number;
@@ -34,7 +34,7 @@ export function emptyTotals(): Totals {
   return { posts: 0, engagement: 0, emv: 0, reachSum: 0, rateSum: 0, influencers: new Set(), stats: {} };
 }
 
-function add(t: Totals, post: Post): void {
+function add(t: Totals, post: PostFigures): void {
   t.posts++;
   t.engagement += post.engagement;
   t.emv += post.emv;
@@ -47,23 +47,29 @@ function add(t: Totals, post: Post): void {
 export function computeFigures(
   catalog: Catalog,
   campaign: Campaign,
-  indices: Iterable<number>,
+  indices: ArrayLike<number>,
   day: string,
 ): CampaignFigures {
   const total = emptyTotals();
   const byNetwork = new Map<string, Totals>();
   const bySlot = new Map<number, Totals>();
-  for (const i of indices) {
-    const post = generatePost(catalog, campaign, i, day);
+  const dayN = dayNumber(day);
+  for (let k = 0; k < indices.length; k++) {
+    const post = postFigures(catalog, campaign, indices[k]!, dayN);
     add(total, post);
-    let n = byNetwork.get(post.network);
-    if (!n) byNetwork.set(post.network, (n = emptyTotals()));
-    add(n, post);
-    let s = bySlot.get(post.slot);
-    if (!s) bySlot.set(post.slot, (s = emptyTotals()));
-    add(s, post);
+    add(totalsOf(byNetwork, post.network), post);
+    add(totalsOf(bySlot, post.slot), post);
   }
   return { total, byNetwork, bySlot };
+}
+
+function totalsOf<K>(map: Map<K, Totals>, key: K): Totals {
+  let totals = map.get(key);
+  if (!totals) {
+    totals = emptyTotals();
+    map.set(key, totals);
+  }
+  return totals;
 }
 
 export const round2 = (x: number): number => Math.round(x * 100) / 100;

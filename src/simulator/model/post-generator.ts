@@ -48,15 +48,26 @@ function unit(seed: number, c: number, i: number, salt: number): number {
   return mix32(seed, c, i, salt) / 4294967296;
 }
 
-/** Days since the Unix epoch of a YYYY-MM-DD date. */
+/** Days since the Unix epoch of a YYYY-MM-DD date (pass the number to hot loops). */
 export function dayNumber(day: string): number {
   return Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 }
 
-/** Growth of every figure on `day`: moves daily, deterministic, never below 1. */
-export function dayFactor(day: string, salt: number): number {
-  const n = dayNumber(day);
-  return 1 + (n % 400) * 0.005 + ((n + salt) % 5) * 0.01;
+/** Figures grow from this day on (2020-01-01); before it every factor is 1. */
+const GROWTH_START_DAY = 18_262;
+/** Daily growth of every figure: 0.1% of its base a day, visible but not explosive. */
+const DAILY_GROWTH = 0.001;
+
+/**
+ * Growth of every figure on `day`: deterministic, never below 1, and never decreasing from
+ * one day to the next (engagement and followers are cumulative counts). The per-`salt`
+ * jitter stays under one day's growth, so figures move unevenly yet monotonically.
+ */
+export function dayFactor(day: string | number, salt: number): number {
+  const d = (typeof day === 'number' ? day : dayNumber(day)) - GROWTH_START_DAY;
+  if (d <= 0) return 1;
+  const jitter = (mix32(salt, d, 0x9a11) / 4294967296) * 0.99;
+  return 1 + DAILY_GROWTH * (d + jitter);
 }
 
 /** The network and influencer of post i: fixed for the post's life (filters depend on them). */
@@ -74,7 +85,25 @@ export function postPlacement(
   return { slot, network: profile.network };
 }
 
-export function generatePost(catalog: Catalog, campaign: Campaign, i: number, day: string): Post {
+/** The figures of a post: what aggregates need, without the strings of the API record. */
+export interface PostFigures {
+  readonly slot: number;
+  readonly network: Network;
+  readonly followers: number;
+  readonly engagement: number;
+  readonly engagementRate: number;
+  readonly reach: number;
+  readonly emv: number;
+  readonly stats: Readonly<Record<string, number>>;
+}
+
+/** Post i's figures on `day` (hot path of the campaign aggregates: no string building). */
+export function postFigures(
+  catalog: Catalog,
+  campaign: Campaign,
+  i: number,
+  day: string | number,
+): PostFigures {
   const seed = catalog.seed;
   const c = campaign.index;
   const { slot, network } = postPlacement(catalog, campaign, i);
@@ -94,21 +123,37 @@ export function generatePost(catalog: Catalog, campaign: Campaign, i: number, da
     if (ENGAGEMENT_STATS.has(name)) engagement += value;
   }
   const reach = Math.round((followers * (0.1 + 0.5 * unit(seed, c, i, 4)) + engagement * 2) * factor);
-  const published =
-    Date.parse(`${campaign.start_date}T00:00:00Z`) + Math.floor(unit(seed, c, i, 5) * 60 * 86_400_000);
   return {
-    id: `${campaign.id}-${i}`,
-    index: i,
     slot,
-    influencer,
     network,
     followers,
-    url: `https://social.example/${network}/p/${campaign.id}x${i}`,
-    published_at: new Date(published).toISOString(),
     engagement,
     engagementRate: followers > 0 ? Math.round((engagement / followers) * 1e6) / 1e6 : 0,
     reach,
     emv: Math.round(engagement * EMV_PER_ENGAGEMENT[network] * 100) / 100,
     stats,
+  };
+}
+
+export function generatePost(catalog: Catalog, campaign: Campaign, i: number, day: string | number): Post {
+  const figures = postFigures(catalog, campaign, i, day);
+  const influencer = catalog.influencerPool[campaign.influencers[figures.slot]!]!;
+  const published =
+    Date.parse(`${campaign.start_date}T00:00:00Z`) +
+    Math.floor(unit(catalog.seed, campaign.index, i, 5) * 60 * 86_400_000);
+  return {
+    slot: figures.slot,
+    network: figures.network,
+    followers: figures.followers,
+    engagement: figures.engagement,
+    engagementRate: figures.engagementRate,
+    reach: figures.reach,
+    emv: figures.emv,
+    stats: figures.stats,
+    id: `${campaign.id}-${i}`,
+    index: i,
+    influencer,
+    url: `https://social.example/${figures.network}/p/${campaign.id}x${i}`,
+    published_at: new Date(published).toISOString(),
   };
 }

@@ -13,7 +13,7 @@ import {
   rate,
   round2,
 } from './figures.js';
-import { dayFactor, generatePost, mix32, postPlacement } from './post-generator.js';
+import { dayFactor, dayNumber, generatePost, mix32, postPlacement } from './post-generator.js';
 import type { SimSize } from './sim-size.js';
 
 export interface ViewFilter {
@@ -24,7 +24,13 @@ export interface ViewFilter {
 /** The API refreshes figures daily between these UTC hours (api-v3.md, Limits). */
 export const REFRESH_START_HOUR = 18;
 export const REFRESH_END_HOUR = 21;
-const CACHE_ENTRIES = 64;
+/** Aggregates of 64 (campaign, day, filter) views: a sync's working set, a few KB each. */
+const FIGURE_CACHE_ENTRIES = 64;
+/**
+ * Post-index lists of 16 (campaign, filter) views: up to 4 bytes per post each, so even a
+ * million-post campaign costs a few MB per entry.
+ */
+const INDEX_CACHE_ENTRIES = 16;
 
 export class SimModel {
   readonly catalog: Catalog;
@@ -56,7 +62,7 @@ export class SimModel {
   postIndexes(campaignId: string, filter: ViewFilter = {}): ArrayLike<number> {
     const campaign = this.requireCampaign(campaignId);
     const key = `${campaignId}|${filterKey(filter)}`;
-    const cached = this.indexCache.get(key);
+    const cached = recall(this.indexCache, key);
     if (cached) return cached;
     const tags = filter.tags?.length ? new Set(filter.tags) : undefined;
     const sources = filter.sources?.length ? new Set(filter.sources) : undefined;
@@ -72,22 +78,17 @@ export class SimModel {
       out.push(i);
     }
     const indexes = Int32Array.from(out);
-    remember(this.indexCache, key, indexes);
+    remember(this.indexCache, key, indexes, INDEX_CACHE_ENTRIES);
     return indexes;
   }
 
   figures(campaignId: string, filter: ViewFilter, day: string): CampaignFigures {
     const key = `${campaignId}|${filterKey(filter)}|${day}`;
-    const cached = this.figureCache.get(key);
+    const cached = recall(this.figureCache, key);
     if (cached) return cached;
     const campaign = this.requireCampaign(campaignId);
-    const figures = computeFigures(
-      this.catalog,
-      campaign,
-      Array.from(this.postIndexes(campaignId, filter)),
-      day,
-    );
-    remember(this.figureCache, key, figures);
+    const figures = computeFigures(this.catalog, campaign, this.postIndexes(campaignId, filter), day);
+    remember(this.figureCache, key, figures, FIGURE_CACHE_ENTRIES);
     return figures;
   }
 
@@ -108,6 +109,18 @@ export class SimModel {
     };
   }
 
+  /** Every post in view, one at a time (a million posts never sit in memory at once). */
+  *iteratePosts(
+    campaignId: string,
+    filter: ViewFilter,
+    day: string,
+    chunk = 1_000,
+  ): Generator<Record<string, unknown>> {
+    const total = this.postIndexes(campaignId, filter).length;
+    for (let offset = 0; offset < total; offset += chunk)
+      yield* this.posts(campaignId, filter, day, offset, chunk);
+  }
+
   /** Posts in view, records as the posts endpoint returns them, from `offset`. */
   posts(
     campaignId: string,
@@ -119,8 +132,9 @@ export class SimModel {
     const campaign = this.requireCampaign(campaignId);
     const indexes = this.postIndexes(campaignId, filter);
     const out: Record<string, unknown>[] = [];
+    const dayN = dayNumber(day);
     for (let k = offset; k < indexes.length && out.length < limit; k++) {
-      const p = generatePost(this.catalog, campaign, indexes[k]!, day);
+      const p = generatePost(this.catalog, campaign, indexes[k]!, dayN);
       out.push({
         id: p.id,
         influencer_id: p.influencer.id,
@@ -222,7 +236,18 @@ function filterKey(filter: ViewFilter): string {
   return `${tags};${sources}`;
 }
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+/** LRU read: a hit moves the entry to the young end of the Map's insertion order. */
+function recall<V>(cache: Map<string, V>, key: string): V | undefined {
+  const value = cache.get(key);
+  if (value !== undefined) {
+    cache.delete(key);
+    cache.set(key, value);
+  }
+  return value;
+}
+
+/** LRU write: evicts the oldest entry beyond `capacity`. */
+function remember<V>(cache: Map<string, V>, key: string, value: V, capacity: number): void {
   cache.set(key, value);
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  if (cache.size > capacity) cache.delete(cache.keys().next().value as string);
 }

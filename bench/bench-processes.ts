@@ -1,0 +1,94 @@
+/**
+ * Child processes for benchmarks: the simulator and the CLI run apart from the measuring
+ * process, so their CPU and memory do not mix with it (2 cores: simulator, sync).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../src/util/package-root.js';
+
+export const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+const REPORT_RSS = join(packageRoot(), 'bench', 'report-rss.mjs');
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `cw-bench-${prefix}-`));
+}
+
+/** Starts `campaign-warehouse simulate` on a free loopback port; resolves with its URL. */
+export async function startSimulatorProcess(
+  args: string[],
+): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly wallMs: number;
+  readonly maxRssMb: number;
+}
+
+/** Runs the CLI as a user does, reporting its wall time and peak RSS. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', REPORT_RSS, CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  return new Promise((resolve) => {
+    child.once('exit', (code) => {
+      const rss = /BENCH_MAX_RSS_KB (\d+)/.exec(stderr);
+      resolve({
+        code,
+        stdout,
+        stderr,
+        wallMs: performance.now() - started,
+        maxRssMb: rss ? Number(rss[1]) / 1024 : Number.NaN,
+      });
+    });
+  });
+}
+
+/** Prints a two-column table and, last, one JSON line of the figures. */
+export function report(title: string, figures: Record<string, number | string | boolean>): void {
+  process.stdout.write(`\n${title}\n`);
+  const width = Math.max(...Object.keys(figures).map((k) => k.length));
+  for (const [key, value] of Object.entries(figures))
+    process.stdout.write(`  ${key.padEnd(width)}  ${value}\n`);
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+export function flag(args: readonly string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
+}

@@ -1,0 +1,30 @@
+/** The CLI as users run it (dist/, built by `npm ci`'s prepare step), rebuilt when sources are newer. */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CLI = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function ensureBuiltCli(): string {
+  const sources = Math.max(
+    newestMtime(join(process.cwd(), 'src')),
+    newestMtime(join(process.cwd(), 'pipelines')),
+  );
+  if (!existsSync(CLI) || statSync(CLI).mtimeMs < sources) {
+    execFileSync(process.execPath, [
+      join('node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.build.json',
+    ]);
+  }
+  return CLI;
+}
