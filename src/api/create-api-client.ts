@@ -28,7 +28,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRY_AFTER_MS = 15 * 60_000;
 /** 429s tolerated for one request before giving up: they pause the run, they are not failures. */
 const MAX_THROTTLED_ATTEMPTS = 20;
-const BACKOFF_BASE_MS = 250;
+/** Default first backoff step: long enough to let a blip pass, short enough to stay in the night. */
+export const DEFAULT_RETRY_BASE_MS = 250;
 const BACKOFF_CAP_MS = 30_000;
 const RETRIABLE_STATUS = new Set([500, 502, 503, 504]);
 
@@ -55,6 +56,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  const retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const emit = options.onEvent ?? (() => {});
   const dispatcher = new Agent({
     keepAliveTimeout: 30_000,
@@ -127,7 +129,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             );
           }
           const asked = parseRetryAfter(header(reply, 'retry-after'));
-          const wait = Math.min(asked ?? backoff(throttled), maxRetryAfterMs);
+          const wait = Math.min(asked ?? backoff(throttled, retryBaseMs), maxRetryAfterMs);
           stats.throttleWaitMs += wait;
           throttle.pauseFor(wait, true);
           emit({
@@ -168,7 +170,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           requestId,
         );
       }
-      const delay = backoff(failures);
+      const delay = backoff(failures, retryBaseMs);
       stats.retries++;
       emit({
         type: 'retry',
@@ -265,9 +267,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
 const INVALID_JSON = Symbol('invalid JSON');
 
-function backoff(attempt: number): number {
-  // Full jitter: spreads the retries of concurrent requests.
-  return Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+/** Full jitter: spreads the retries of concurrent requests. */
+function backoff(attempt: number, baseMs: number): number {
+  return Math.random() * Math.min(BACKOFF_CAP_MS, baseMs * 2 ** attempt);
 }
 
 function header(reply: Reply, name: string): string | undefined {

@@ -52,6 +52,8 @@ export interface ApiClientOptions {
   readonly concurrency: number;
   readonly pageSize?: number;
   readonly maxRetries?: number;
+  /** First backoff step after a transient failure (full jitter, doubling, capped at 30 s). */
+  readonly retryBaseMs?: number;
   readonly timeoutMs?: number;
   /** Longest pause a Retry-After may impose; longer values are capped and reported. */
   readonly maxRetryAfterMs?: number;

@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RPS, resolveSyncConfig } from '../../src/config/sync-config.js';
+import { latestCompletedRefresh, resolveSnapshotDate } from '../../src/extract/snapshot-date.js';
+
+const env = { CW_API_KEY: 'k-123', CW_BASE_URL: 'https://api.example.com/' };
+function configFile(content: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'cw-config-')), 'cw.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+describe('sync configuration', () => {
+  it('takes flags over environment over file over defaults', () => {
+    const file = configFile({
+      rps: 2,
+      concurrency: 3,
+      dataDir: '/from-file',
+      segments: [{ name: 'video', sources: ['tiktok'] }],
+    });
+    const config = resolveSyncConfig({ config: file, rps: 9 }, { ...env, CW_DATA_DIR: '/from-env' });
+    expect(config).toMatchObject({
+      baseUrl: 'https://api.example.com',
+      apiKey: 'k-123',
+      dataDir: '/from-env',
+      rps: 9,
+      concurrency: 3,
+    });
+    expect(config.segments).toEqual([{ name: 'video', sources: ['tiktok'] }]);
+    expect(resolveSyncConfig({}, env).rps).toBe(DEFAULT_RPS);
+    expect(resolveSyncConfig({}, env).dataDir).toBe('./data');
+  });
+
+  it.each([
+    [{}, { CW_BASE_URL: 'https://x.example' }, /CW_API_KEY is not set/],
+    [{}, { CW_API_KEY: 'k' }, /no API base URL/],
+    [{ snapshotDate: '2026-02-30' }, env, /--snapshot-date: "2026-02-30" is not a date/],
+    [{ baseUrl: 'ftp://x' }, env, /--base-url/],
+  ])('names what is wrong: %j', (flags, environment, message) => {
+    expect(() => resolveSyncConfig(flags, environment)).toThrow(message);
+  });
+
+  it.each([
+    [{ segments: [{ name: 'all', tags: ['1'] }] }, /segments\[0\]\.name: 'all' is the unfiltered view/],
+    [
+      {
+        segments: [
+          { name: 'a', tags: ['1'] },
+          { name: 'a', sources: ['tiktok'] },
+        ],
+      },
+      /segments: segment names must be unique/,
+    ],
+    [{ segments: [{ name: 'a' }] }, /segments\[0\]: a segment needs tags and\/or sources/],
+    [{ rps: -1 }, /rps: /],
+    [{ rsp: 3 }, /Unrecognized key/],
+    ['{ not json', /not valid JSON/],
+  ])('rejects a bad config file field with a line naming it: %j', (content, message) => {
+    const file = configFile(content);
+    expect(() => resolveSyncConfig({ config: file }, env)).toThrow(
+      new RegExp(`config file ${file.replace(/[.]/g, '\\.')}: .*`),
+    );
+    expect(() => resolveSyncConfig({ config: file }, env)).toThrow(message);
+  });
+
+  it('never puts the key in an error', () => {
+    try {
+      resolveSyncConfig({ baseUrl: 'nope' }, { CW_API_KEY: 'secret-key-xyz' });
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain('secret-key-xyz');
+    }
+    expect.assertions(1);
+  });
+});
+
+describe('snapshot date and the refresh window (18:00-21:00 UTC)', () => {
+  it('is the date of the latest completed refresh', () => {
+    expect(latestCompletedRefresh(new Date('2026-11-22T21:00:00Z'))).toBe('2026-11-22');
+    expect(latestCompletedRefresh(new Date('2026-11-22T17:59:59Z'))).toBe('2026-11-21');
+    expect(latestCompletedRefresh(new Date('2026-11-22T00:30:00Z'))).toBe('2026-11-21');
+  });
+
+  it('refuses inside the window unless forced', () => {
+    const inside = new Date('2026-11-22T19:00:00Z');
+    expect(() => resolveSnapshotDate(inside, undefined, false)).toThrow(/refreshing.*--force/);
+    expect(resolveSnapshotDate(inside, undefined, true)).toBe('2026-11-21');
+    expect(resolveSnapshotDate(new Date('2026-11-22T22:00:00Z'), '2026-11-01', false)).toBe('2026-11-01');
+  });
+});
