@@ -27,7 +27,7 @@ async function syncPosts(posts: number): Promise<{ posts: number; rssMb: number;
         '--data-dir',
         tempDir('memory'),
         '--rps',
-        '100000',
+        '10000',
         '--concurrency',
         '8',
         '--force',
