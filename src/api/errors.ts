@@ -57,9 +57,30 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
+/** `503 Service Unavailable` */
+export function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? 'HTTP error'}`;
+}
+
+/** `on GET /v3/... (X-Request-Id abc)`: where a failure happened, as support needs it. */
+export function where(endpoint: string, requestId: string | undefined): string {
+  return `on ${endpoint}${requestId ? ` (X-Request-Id ${requestId})` : ''}`;
+}
+
 /** `401 Unauthorized on GET /v3/... (X-Request-Id abc)` */
 export function describeStatus(status: number, endpoint: string, requestId: string | undefined): string {
-  return `${status} ${STATUS_TEXT[status] ?? 'HTTP error'} on ${endpoint}${requestId ? ` (X-Request-Id ${requestId})` : ''}`;
+  return `${statusLine(status)} ${where(endpoint, requestId)}`;
+}
+
+/** The `details` of an ErrorsCollection body (`{errors: [{details, title, ...}]}`), joined; else undefined. */
+export function errorDetails(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const errors = (body as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return undefined;
+  const details = errors
+    .map((e) => (typeof e === 'object' && e !== null ? (e as { details?: unknown }).details : undefined))
+    .filter((d): d is string => typeof d === 'string' && d !== '');
+  return details.length ? details.join('; ').replace(/\s+/g, ' ') : undefined;
 }
 
 /** What a 4xx means for this endpoint, in the user's words. */
@@ -70,7 +91,7 @@ export function explainClientError(status: number, endpoint: string, details: st
       return 'the API key is invalid or expired (check CW_API_KEY)';
     case 403:
       return streaming
-        ? 'this API key is not entitled to streaming (hooks and schemas)'
+        ? 'this API key is not entitled to streaming (hooks)'
         : 'this API key is not entitled to the influencer endpoints';
     case 404:
       if (endpoint.startsWith('POST /v3/hooks')) return 'no such search';

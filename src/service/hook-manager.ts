@@ -11,6 +11,7 @@ import { hookPath, newPathToken } from '../sink/hook-path.js';
 import { hooks } from '../state/schema.js';
 import type { StateDb } from '../state/state-db.js';
 import { UserError } from '../util/user-error.js';
+import { explainHookError } from './explain-hook-error.js';
 
 /** 24 random bytes = 32 base64url characters: inside the API's 16..64 and far beyond guessing. */
 const SECRET_BYTES = 24;
@@ -65,12 +66,16 @@ export class HookManager {
     const token = newPathToken();
     const targetUrl = `${base.origin}${base.pathname.replace(/\/+$/, '')}${hookPath(token)}`;
     const sent = input.secret ?? generateSecret();
-    const { hook, secret } = await this.client.createHook({
-      searchId: input.searchId,
-      targetUrl,
-      secret: sent,
-      ...(input.companyId ? { companyId: input.companyId } : {}),
-    });
+    const { hook, secret } = await this.client
+      .createHook({
+        searchId: input.searchId,
+        targetUrl,
+        secret: sent,
+        ...(input.companyId ? { companyId: input.companyId } : {}),
+      })
+      .catch((error: unknown) => {
+        throw explainHookError(error, { operation: 'create', searchId: input.searchId, targetUrl });
+      });
     this.state.db
       .insert(hooks)
       .values({
@@ -92,7 +97,9 @@ export class HookManager {
   }
 
   async list(): Promise<HookView[]> {
-    const remote = await this.client.listHooks();
+    const remote = await this.client.listHooks().catch((error: unknown) => {
+      throw explainHookError(error, { operation: 'list' });
+    });
     const seen = new Set<string>();
     const views = remote.map((hook) => {
       seen.add(String(hook.hook_id));
@@ -112,7 +119,7 @@ export class HookManager {
       return view(hook, this.local(hookId));
     } catch (error) {
       if (statusOf(error) === 404 && local) return view(undefined, local);
-      throw error;
+      throw explainHookError(error, { operation: 'get', hookId });
     }
   }
 
@@ -123,7 +130,7 @@ export class HookManager {
     try {
       await this.client.deleteHook(hookId);
     } catch (error) {
-      if (statusOf(error) !== 404 || !local) throw error;
+      if (statusOf(error) !== 404 || !local) throw explainHookError(error, { operation: 'delete', hookId });
       remote = 'already gone';
     }
     if (local) {

@@ -13,13 +13,21 @@ export interface OpenDatabase {
  * under 300 MB RSS; the appender path is single-threaded anyway, only the checkpoint's
  * compression loses parallelism.
  */
-export const STAGING_SETTINGS: Readonly<Record<string, string>> = { memory_limit: '64MB', threads: '1' };
+export const STAGING_SETTINGS: Readonly<Record<string, string>> = {
+  memory_limit: '64MB',
+  threads: '1',
+  preserve_insertion_order: 'false',
+};
 
 /**
  * DuckDB settings of a publish. Merging deduplicates with window functions over a whole
  * snapshot, which spill to disk past the limit: bounded, but not starved.
  */
-export const PUBLISH_SETTINGS: Readonly<Record<string, string>> = { memory_limit: '256MB' };
+export const PUBLISH_SETTINGS: Readonly<Record<string, string>> = {
+  memory_limit: '64MB',
+  threads: '1',
+  preserve_insertion_order: 'false',
+};
 
 /** Opens a DuckDB file (created if missing unless read-only) with one connection. */
 export async function openDatabase(

@@ -1,0 +1,188 @@
+/**
+ * One API call with the client's policy: through the shared throttle, bounded retries of
+ * transient failures (500/502/503/504, connection errors and resets, timeouts, truncated
+ * bodies, invalid JSON) with exponential backoff and full jitter, 429s that pause every
+ * request until their Retry-After, and 4xx mapped to one-line FatalApiErrors. The API key
+ * goes in the `apikey` header and nowhere else (never in a message, event or reason).
+ */
+import type { Agent } from 'undici';
+import { request } from 'undici';
+import { backoffDelay } from './backoff-delay.js';
+import {
+  ApiError,
+  describeStatus,
+  errorDetails,
+  explainClientError,
+  FatalApiError,
+  RetriableApiError,
+  statusLine,
+  where,
+} from './errors.js';
+import { parseRetryAfter } from './parse-retry-after.js';
+import { rateLimitWait } from './rate-limit-wait.js';
+import type { Throttle } from './throttle.js';
+import type { ApiEvent, ApiStats } from './types.js';
+
+/** 429s tolerated for one request before giving up: they pause the run, they are not failures. */
+export const MAX_THROTTLED_ATTEMPTS = 20;
+const RETRIABLE_STATUS = new Set([500, 502, 503, 504]);
+
+export interface Call {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Path from the API root, e.g. /v3/influencers/campaigns. */
+  readonly path: string;
+  readonly query?: Record<string, string | number | undefined>;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body; undefined for an empty body or a 204. */
+  readonly json: unknown;
+}
+
+export interface SendContext {
+  /** Origin plus base path, without a trailing slash. */
+  readonly prefix: string;
+  readonly apiKey: string;
+  readonly dispatcher: Agent;
+  readonly throttle: Throttle;
+  readonly stats: ApiStats;
+  readonly emit: (event: ApiEvent) => void;
+  readonly maxRetries: number;
+  readonly retryBaseMs: number;
+  readonly maxRetryAfterMs: number;
+}
+
+const INVALID_JSON = Symbol('invalid JSON');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function headerOf(reply: Pick<Reply, 'headers'>, name: string): string | undefined {
+  const value = reply.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
+  const endpoint = `${c.method} ${c.path}`;
+  const url = new URL(ctx.prefix + c.path);
+  for (const [k, v] of Object.entries(c.query ?? {}))
+    if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  let failures = 0;
+  let throttled = 0;
+  for (;;) {
+    let requestId: string | undefined;
+    let status: number | undefined;
+    let reason: string;
+    try {
+      const reply = await ctx.throttle.run(async () => {
+        const started = Date.now();
+        const res = await request(url, {
+          dispatcher: ctx.dispatcher,
+          method: c.method,
+          headers: {
+            apikey: ctx.apiKey,
+            accept: 'application/json',
+            ...(c.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...c.headers,
+          },
+          ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
+        });
+        requestId = headerOf(res, 'x-request-id');
+        status = res.statusCode;
+        const text = await res.body.text();
+        ctx.stats.requests++;
+        ctx.emit({
+          type: 'request',
+          method: c.method,
+          endpoint,
+          status: res.statusCode,
+          ms: Date.now() - started,
+          ...(requestId ? { requestId } : {}),
+        });
+        return { status: res.statusCode, headers: res.headers, json: parseBody(text, res.statusCode) };
+      });
+      adaptToRateLimit(ctx, reply);
+      if (reply.status === 429) {
+        ctx.stats.throttled++;
+        if (++throttled > MAX_THROTTLED_ATTEMPTS) {
+          throw new RetriableApiError(
+            `giving up after ${throttled} rate-limited attempts ${where(endpoint, requestId)}: ${statusLine(429)}`,
+            endpoint,
+            429,
+            requestId,
+          );
+        }
+        const asked = parseRetryAfter(headerOf(reply, 'retry-after'), Date.now());
+        const capped = asked !== undefined && asked > ctx.maxRetryAfterMs;
+        const wait = Math.min(asked ?? backoffDelay(throttled, ctx.retryBaseMs), ctx.maxRetryAfterMs);
+        ctx.stats.throttleWaitMs += wait;
+        ctx.throttle.pauseFor(wait, true);
+        ctx.emit({ type: 'throttled', endpoint, waitMs: wait, capped, ...(requestId ? { requestId } : {}) });
+        continue;
+      }
+      if (reply.status >= 200 && reply.status < 300) {
+        if (reply.json !== INVALID_JSON) {
+          ctx.throttle.succeeded();
+          return reply;
+        }
+        reason = `${statusLine(reply.status)} with a body that is not valid JSON`;
+      } else if (RETRIABLE_STATUS.has(reply.status)) {
+        reason = statusLine(reply.status);
+      } else {
+        const details = errorDetails(reply.json);
+        throw new FatalApiError(
+          `${describeStatus(reply.status, endpoint, requestId)}: ${explainClientError(reply.status, endpoint, details)}`,
+          endpoint,
+          reply.status,
+          requestId,
+        );
+      }
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // undici's messages name the failure (reset, timeout, body read), never the headers sent.
+      const cause = error instanceof Error ? error.message : String(error);
+      reason =
+        status === undefined ? `connection failed (${cause})` : `${statusLine(status)} body read failed (${cause})`;
+    }
+    if (++failures > ctx.maxRetries) {
+      throw new RetriableApiError(
+        `giving up after ${failures} attempts ${where(endpoint, requestId)}: ${reason}`,
+        endpoint,
+        status,
+        requestId,
+      );
+    }
+    const delay = backoffDelay(failures, ctx.retryBaseMs);
+    ctx.stats.retries++;
+    ctx.emit({
+      type: 'retry',
+      endpoint,
+      attempt: failures,
+      delayMs: delay,
+      reason,
+      ...(requestId ? { requestId } : {}),
+    });
+    await sleep(delay);
+  }
+}
+
+function parseBody(text: string, status: number): unknown {
+  if (text === '' || status === 204) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return INVALID_JSON;
+  }
+}
+
+/** RateLimit-Limit caps the rate for good; Remaining 0 pauses every request (see rateLimitWait). */
+function adaptToRateLimit(ctx: SendContext, reply: Reply): void {
+  const advice = rateLimitWait((name) => headerOf(reply, name), Date.now());
+  if (advice.limitRps !== undefined) ctx.throttle.capRate(advice.limitRps);
+  if (reply.status === 429 || advice.waitMs === undefined) return;
+  const wait = Math.min(advice.waitMs, ctx.maxRetryAfterMs);
+  ctx.stats.throttleWaitMs += wait;
+  ctx.throttle.pauseFor(wait, false);
+}
