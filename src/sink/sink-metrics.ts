@@ -23,6 +23,8 @@ export interface SinkGaugeSources {
   publishLagSeconds(): number;
   /** Unix seconds of the last successful publish (0 before the first). */
   lastPublishSeconds(): number;
+  /** The nightly syncs, from the state database's runs (any process's). */
+  syncRuns(): { lastSuccessSeconds: number; failed: number; lastFailed: boolean };
 }
 
 /**
@@ -91,6 +93,30 @@ export class SinkMetrics {
       registers,
       collect() {
         this.set(sources.publishLagSeconds());
+      },
+    });
+    new Gauge({
+      name: 'cw_sync_last_success_timestamp_seconds',
+      help: 'Unix time the last successful sync finished (0 if none): alert when older than a day.',
+      registers,
+      collect() {
+        this.set(sources.syncRuns().lastSuccessSeconds);
+      },
+    });
+    new Gauge({
+      name: 'cw_sync_failed_runs',
+      help: 'Sync runs whose last attempt failed (a resumed run that then succeeds no longer counts).',
+      registers,
+      collect() {
+        this.set(sources.syncRuns().failed);
+      },
+    });
+    new Gauge({
+      name: 'cw_sync_last_run_failed',
+      help: '1 when the most recent sync run failed, else 0.',
+      registers,
+      collect() {
+        this.set(sources.syncRuns().lastFailed ? 1 : 0);
       },
     });
     new Gauge({

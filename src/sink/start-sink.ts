@@ -86,6 +86,7 @@ export async function startSink(
     backlog: () => loader.backlog(),
     publishLagSeconds: () => loader.publishLagSeconds(),
     lastPublishSeconds: () => loader.lastPublishSeconds(),
+    syncRuns: () => syncRuns(state),
   });
   const writer = new InboxWriter(inbox, (deliveries, durationMs) => {
     metrics.committed(deliveries.length, durationMs);
@@ -188,5 +189,22 @@ export async function startSink(
       closed ??= close();
       return closed;
     },
+  };
+}
+
+/** What /metrics says of the nightly syncs: read from the runs table at each scrape. */
+function syncRuns(state: StateDb): { lastSuccessSeconds: number; failed: number; lastFailed: boolean } {
+  const row = state.sqlite
+    .prepare(
+      `select max(case when status = 'succeeded' then finished_at end) as last_success,
+              sum(case when status = 'failed' then 1 else 0 end) as failed,
+              (select status from runs order by started_at desc limit 1) as last_status
+       from runs`,
+    )
+    .get() as { last_success: string | null; failed: number | null; last_status: string | null };
+  return {
+    lastSuccessSeconds: row.last_success ? Date.parse(row.last_success) / 1000 : 0,
+    failed: row.failed ?? 0,
+    lastFailed: row.last_status === 'failed',
   };
 }
