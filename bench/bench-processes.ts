@@ -79,6 +79,38 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> 
   });
 }
 
+export interface SyncRunSummary {
+  requests: number;
+  throttled: number;
+  durationMs: number;
+  rowsByTable: Record<string, number>;
+}
+
+/** `campaign-warehouse sync` against a simulator process, as a user runs it; fails loudly. */
+export async function runSyncCli(
+  url: string,
+  rps: number,
+): Promise<{ run: CliRun; summary: SyncRunSummary }> {
+  const run = await runCli(
+    [
+      'sync',
+      '--base-url',
+      url,
+      '--data-dir',
+      tempDir('sync'),
+      '--rps',
+      String(rps),
+      '--concurrency',
+      '8',
+      '--force',
+      '--json',
+    ],
+    { CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn' },
+  );
+  if (run.code !== 0) throw new Error(`sync failed (${run.code}): ${run.stderr.slice(-500)}`);
+  return { run, summary: JSON.parse(run.stdout.trim().split('\n').pop()!) as SyncRunSummary };
+}
+
 /** Prints a two-column table and, last, one JSON line of the figures. */
 export function report(title: string, figures: Record<string, number | string | boolean>): void {
   process.stdout.write(`\n${title}\n`);

@@ -3,7 +3,7 @@
  * posts (default N = 250,000, so 4N = 1,000,000), the simulator unthrottled in another
  * process. Targets: at most 300 MB at 1M posts, under 20% growth from N to 4N.
  */
-import { flag, report, runCli, startSimulatorProcess, tempDir } from './bench-processes.js';
+import { flag, report, runSyncCli, startSimulatorProcess } from './bench-processes.js';
 
 const CAMPAIGNS = 100;
 
@@ -19,27 +19,7 @@ async function syncPosts(posts: number): Promise<{ posts: number; rssMb: number;
     '30',
   ]);
   try {
-    const run = await runCli(
-      [
-        'sync',
-        '--base-url',
-        sim.url,
-        '--data-dir',
-        tempDir('memory'),
-        '--rps',
-        '10000',
-        '--concurrency',
-        '8',
-        '--force',
-        '--json',
-      ],
-      { CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn' },
-    );
-    if (run.code !== 0) throw new Error(`sync failed (${run.code}): ${run.stderr.slice(-500)}`);
-    const summary = JSON.parse(run.stdout.trim().split('\n').pop()!) as {
-      rowsByTable: Record<string, number>;
-      durationMs: number;
-    };
+    const { run, summary } = await runSyncCli(sim.url, 10_000);
     return { posts: summary.rowsByTable.posts ?? 0, rssMb: run.maxRssMb, seconds: summary.durationMs / 1000 };
   } finally {
     await sim.stop();

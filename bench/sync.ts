@@ -4,7 +4,7 @@
  * (requests / R), the share of 429s, peak RSS of the sync process.
  * Targets: within 1.15 of the floor, under 1% 429s.
  */
-import { CLI, flag, report, runCli, startSimulatorProcess, tempDir } from './bench-processes.js';
+import { flag, report, runSyncCli, startSimulatorProcess } from './bench-processes.js';
 
 export async function runSyncBench(args: string[]): Promise<Record<string, number>> {
   const rps = flag(args, 'rps', 50);
@@ -22,28 +22,7 @@ export async function runSyncBench(args: string[]): Promise<Record<string, numbe
     String(Math.max(1, Math.round(rps / 5))),
   ]);
   try {
-    const run = await runCli(
-      [
-        'sync',
-        '--base-url',
-        sim.url,
-        '--data-dir',
-        tempDir('sync'),
-        '--rps',
-        String(rps),
-        '--concurrency',
-        '8',
-        '--force',
-        '--json',
-      ],
-      { CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn' },
-    );
-    if (run.code !== 0) throw new Error(`sync failed (${run.code}): ${run.stderr.slice(-500)} [${CLI}]`);
-    const summary = JSON.parse(run.stdout.trim().split('\n').pop()!) as {
-      requests: number;
-      throttled: number;
-      durationMs: number;
-    };
+    const { run, summary } = await runSyncCli(sim.url, rps);
     const floorS = summary.requests / rps;
     const figures = {
       rate_limit_rps: rps,

@@ -6,6 +6,7 @@
  * pages than `total` allows, is a loop (a real server may misbehave) and fails the request.
  */
 import { FatalApiError } from './errors.js';
+import { isRecord } from './is-record.js';
 import type { RawRecord } from './types.js';
 
 /** Slack over ceil(total / page_size) before paging counts as a loop. */
@@ -21,13 +22,12 @@ export async function* paginate(
   let previous = '';
   for (let page = 1; ; page++) {
     const body = await fetchPage(page);
-    const items =
-      typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+    const items = isRecord(body) ? body[key] : undefined;
     if (!Array.isArray(items)) {
       throw new FatalApiError(`unexpected response on ${endpoint}: no "${key}" array`, endpoint);
     }
     if (items.length === 0) return;
-    const signature = `${items.length}|${idOf(items[0])}|${idOf(items[items.length - 1])}`;
+    const signature = `${idOf(items[0])}|${idOf(items[items.length - 1])}`;
     if (page > 1 && signature === previous) {
       throw new FatalApiError(
         `loop detected in pagination on ${endpoint}: page ${page} repeats page ${page - 1}`,
@@ -55,7 +55,5 @@ export async function* paginate(
 }
 
 function idOf(item: unknown): string {
-  return typeof item === 'object' && item !== null
-    ? String((item as Record<string, unknown>).id)
-    : String(item);
+  return isRecord(item) ? String(item.id) : JSON.stringify(item);
 }

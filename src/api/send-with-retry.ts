@@ -144,7 +144,9 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
       // undici's messages name the failure (reset, timeout, body read), never the headers sent.
       const cause = error instanceof Error ? error.message : String(error);
       reason =
-        status === undefined ? `connection failed (${cause})` : `${statusLine(status)} body read failed (${cause})`;
+        status === undefined
+          ? `connection failed (${cause})`
+          : `${statusLine(status)} body read failed (${cause})`;
     }
     if (++failures > ctx.maxRetries) {
       throw new RetriableApiError(

@@ -1,17 +1,6 @@
 import type { Command } from 'commander';
+import type { ServiceFlags } from '../service/run-service.js';
 import { numberIn } from './simulate-command.js';
-
-interface ServeFlags {
-  host?: string;
-  port?: number;
-  publishInterval?: number;
-  bodyLimit?: number;
-  cron?: string;
-  timezone?: string;
-  dataDir?: string;
-  baseUrl?: string;
-  config?: string;
-}
 
 export function registerServe(program: Command): void {
   program
@@ -46,7 +35,7 @@ export function registerServe(program: Command): void {
     .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
     .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
     .option('--config <file>', 'JSON config file [env CW_CONFIG]')
-    .action(async (flags: ServeFlags) => {
+    .action(async (flags: ServiceFlags) => {
       const { runService } = await import('../service/run-service.js');
       await runService(flags);
     });
