@@ -2,7 +2,7 @@
  * Profile paging (api-profile.md): `page` (1-based) and `page_size`; the response carries
  * the array under its key plus `page`, `page_size`, `total`. Tolerant: a response without
  * paging fields is one complete page; a page shorter than page_size is the last; stop at
- * `total` items or at an empty page. Guarded: a page repeating the previous one, or more
+ * `total` items or at an empty page. Guarded: a page repeating an earlier one (same first and last id), or more
  * pages than `total` allows, is a loop (a real server may misbehave) and fails the request.
  */
 import { FatalApiError } from './errors.js';
@@ -19,7 +19,10 @@ export async function* paginate(
   pageSize: number,
 ): AsyncGenerator<RawRecord[]> {
   let seen = 0;
-  let previous = '';
+  /** The page budget from the smallest `total` announced: a total growing as we page cannot extend it. */
+  let maxPages = Number.POSITIVE_INFINITY;
+  /** first|last id of every page so far: a repeat means the server cycles (A, B, A, ...). */
+  const signatures = new Map<string, number>();
   for (let page = 1; ; page++) {
     const body = await fetchPage(page);
     const items = isRecord(body) ? body[key] : undefined;
@@ -28,13 +31,14 @@ export async function* paginate(
     }
     if (items.length === 0) return;
     const signature = `${idOf(items[0])}|${idOf(items[items.length - 1])}`;
-    if (page > 1 && signature === previous) {
+    const earlier = signatures.get(signature);
+    if (earlier !== undefined) {
       throw new FatalApiError(
-        `loop detected in pagination on ${endpoint}: page ${page} repeats page ${page - 1}`,
+        `loop detected in pagination on ${endpoint}: page ${page} repeats page ${earlier}`,
         endpoint,
       );
     }
-    previous = signature;
+    signatures.set(signature, page);
     yield items as RawRecord[];
     seen += items.length;
     const b = body as Record<string, unknown>;
@@ -44,9 +48,10 @@ export async function* paginate(
     if (items.length < size) return;
     if (total !== undefined && Number.isFinite(total)) {
       if (seen >= total) return;
-      if (page >= Math.ceil(total / size) + EXTRA_PAGES) {
+      maxPages = Math.min(maxPages, Math.ceil(total / size) + EXTRA_PAGES);
+      if (page >= maxPages) {
         throw new FatalApiError(
-          `loop detected in pagination on ${endpoint}: ${page} pages for ${total} items`,
+          `loop detected in pagination on ${endpoint}: more than ${page} pages for ${total} items`,
           endpoint,
         );
       }

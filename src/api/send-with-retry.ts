@@ -75,9 +75,10 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
     let requestId: string | undefined;
     let status: number | undefined;
     let reason: string;
+    let started = Date.now();
     try {
       const reply = await ctx.throttle.run(async () => {
-        const started = Date.now();
+        started = Date.now();
         const res = await request(url, {
           dispatcher: ctx.dispatcher,
           method: c.method,
@@ -118,7 +119,7 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
         const capped = asked !== undefined && asked > ctx.maxRetryAfterMs;
         const wait = Math.min(asked ?? backoffDelay(throttled, ctx.retryBaseMs), ctx.maxRetryAfterMs);
         ctx.stats.throttleWaitMs += wait;
-        ctx.throttle.pauseFor(wait, true);
+        ctx.throttle.pauseFor(wait, true, started);
         ctx.emit({ type: 'throttled', endpoint, waitMs: wait, capped, ...(requestId ? { requestId } : {}) });
         continue;
       }
@@ -141,6 +142,17 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
       }
     } catch (error) {
       if (error instanceof ApiError) throw error;
+      const tlsCode = tlsTrustErrorCode(error);
+      if (tlsCode !== undefined) {
+        // Retrying cannot make an untrusted certificate trusted: fail at once, saying what to do.
+        throw new FatalApiError(
+          `TLS certificate not trusted ${where(endpoint, undefined)}: ${tlsCode} (trust the server's CA with the ca option)`,
+          endpoint,
+          undefined,
+          undefined,
+          { cause: error },
+        );
+      }
       // undici's messages name the failure (reset, timeout, body read), never the headers sent.
       const cause = error instanceof Error ? error.message : String(error);
       reason =
@@ -168,6 +180,18 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
     });
     await sleep(delay);
   }
+}
+
+/** Node's codes for a certificate chain or name that does not verify. */
+const TLS_TRUST_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+function tlsTrustErrorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && TLS_TRUST_CODES.test(code)) return code;
+  }
+  return undefined;
 }
 
 function parseBody(text: string, status: number): unknown {

@@ -20,6 +20,8 @@ export class Throttle {
   private nextSlot = 0;
   private pausedUntil = 0;
   private successes = 0;
+  /** When the rate was last halved (see pauseFor). */
+  private loweredAt = Number.NEGATIVE_INFINITY;
   currentRps: number;
   /** The configured rate, lowered to the server's RateLimit-Limit when one is announced. */
   private ceiling: number;
@@ -46,10 +48,15 @@ export class Throttle {
     return this.limit.activeCount;
   }
 
-  /** Pauses every request for `ms` (a 429's Retry-After) and lowers the rate. */
-  pauseFor(ms: number, lowerRate: boolean): void {
+  /**
+   * Pauses every request for `ms` (a 429's Retry-After, or RateLimit-Remaining 0) and, for a
+   * 429, halves the rate. `sentAt` is when the 429'd request was sent: the concurrent requests
+   * sent before the last halving answer 429 together, and halve the rate only once.
+   */
+  pauseFor(ms: number, lowerRate: boolean, sentAt: number = Date.now()): void {
     this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
-    if (lowerRate) {
+    if (lowerRate && sentAt >= this.loweredAt) {
+      this.loweredAt = Date.now();
       this.successes = 0;
       const lowered = Math.max(MIN_RPS, this.currentRps / 2);
       if (lowered !== this.currentRps) {

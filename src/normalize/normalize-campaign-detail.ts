@@ -51,7 +51,7 @@ export function normalizeCampaignDetail(
       reach: toCount(s.reach),
       emv: toNumber(s.emv),
     });
-    pushStatRows(out.campaign_network_stats, s.stats, { ...key, network });
+    pushStatRows(out.campaign_network_stats, s.stats, (stat, value) => ({ ...key, network, stat, value }));
   }
   if (ctx.segment === 'all') {
     const { metrics: _m, sources: _s, ...attributes } = campaign;

@@ -42,7 +42,14 @@ export function normalizeInfluencers(records: readonly RawRecord[], ctx: Campaig
     const bySales = objectAt(cm, 'sales');
     if (bySales)
       for (const currency in bySales) sales.push({ ...key, currency, amount: toNumber(bySales[currency]) });
-    pushStatRows(stats, cm.stats, key);
+    pushStatRows(stats, cm.stats, (stat, value) => ({
+      snapshot_date: ctx.snapshotDate,
+      segment: ctx.segment,
+      campaign_id: ctx.campaignId,
+      influencer_id: influencerId,
+      stat,
+      value,
+    }));
     if (!all) continue;
     entities.push({
       influencer_id: influencerId,

@@ -29,12 +29,14 @@ export function normalizePosts(records: readonly RawRecord[], ctx: CampaignRowCo
       reach: toCount(r.reach),
       emv: toNumber(r.emv),
     });
-    pushStatRows(post_stats, r.stats, {
+    pushStatRows(post_stats, r.stats, (stat, value) => ({
       snapshot_date: ctx.snapshotDate,
       segment: ctx.segment,
       campaign_id: ctx.campaignId,
       post_id: postId,
-    });
+      stat,
+      value,
+    }));
     if (entities) {
       posts.push({
         campaign_id: ctx.campaignId,

@@ -1,14 +1,12 @@
 import { isRecord, toNumber } from './coerce.js';
-import type { Row } from './rows.js';
+import type { Row, Value } from './rows.js';
 
 /**
  * One row per statistic of a free-form `stats` object, stats the spec does not list
- * included; a non-numeric value keeps its row with value NULL (the stat's name is information).
+ * included; a non-numeric value keeps its row with value NULL (the stat's name is
+ * information). `row` builds the row (an explicit literal: no spread on this hot path).
  */
-export function pushStatRows(out: Row[], stats: unknown, key: Row): void {
+export function pushStatRows(out: Row[], stats: unknown, row: (stat: string, value: Value) => Row): void {
   if (!isRecord(stats)) return;
-  for (const stat in stats) {
-    const row: Row = { ...key, stat, value: toNumber(stats[stat]) };
-    out.push(row);
-  }
+  for (const stat in stats) out.push(row(stat, toNumber(stats[stat])));
 }

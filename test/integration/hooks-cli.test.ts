@@ -1,0 +1,127 @@
+/**
+ * `hooks` and `schemas fetch` as a user runs them (the built CLI in a child process) against
+ * the simulator on loopback: what they print, the 0600 state file, the three schema files,
+ * and that neither the API key nor a hook secret ever reaches stdout or stderr.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
+import { ensureBuiltCli } from '../helpers/built-cli.js';
+
+const run = promisify(execFile);
+const API_KEY = 'sim-key';
+const SECRET = 'cli-test-secret-0123456789-abcdef';
+
+let sim: RunningSimulator;
+let cli: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  cli = ensureBuiltCli();
+  sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 } });
+  dataDir = mkdtempSync(join(tmpdir(), 'cw-hooks-cli-'));
+}, 120_000);
+afterAll(async () => {
+  await sim?.close();
+});
+
+/** Runs the CLI; resolves with its output and exit code, never rejects. */
+async function cw(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
+      env: {
+        ...process.env,
+        CW_API_KEY: API_KEY,
+        CW_BASE_URL: sim.url,
+        CW_DATA_DIR: dataDir,
+        CW_LOG_LEVEL: 'warn',
+        ...env,
+      },
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
+}
+
+function expectNoSecrets(out: { stdout: string; stderr: string }, secret = SECRET) {
+  for (const text of [out.stdout, out.stderr]) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(`apikey: ${API_KEY}`);
+    expect(text).not.toMatch(/sim-key/);
+  }
+}
+
+describe('hooks CLI', () => {
+  it('create / list / get / delete, printing the hook but never the secret or the key', async () => {
+    const searchId = String(sim.hooks.searches()[0]?.id);
+    const created = await cw(
+      ['hooks', 'create', '--search-id', searchId, '--target-url', 'https://sink.example.test', '--json'],
+      { CW_HOOK_SECRET: SECRET },
+    );
+    expect(created.code).toBe(0);
+    expectNoSecrets(created);
+    const hook = JSON.parse(created.stdout) as { hook_id: string; target_url: string; secret: string };
+    expect(hook.secret).toBe('held');
+    expect(hook.target_url).toMatch(/^https:\/\/sink\.example\.test\/hooks\/[A-Za-z0-9_-]+$/);
+    expect(statSync(join(dataDir, 'state.sqlite')).mode & 0o777).toBe(0o600);
+
+    const listed = await cw(['hooks', 'list']);
+    expect(listed.stdout).toContain(hook.hook_id);
+    expect(listed.stdout).toMatch(/secret\s+held/);
+    expectNoSecrets(listed);
+
+    const got = await cw(['hooks', 'get', hook.hook_id, '--json']);
+    expect(JSON.parse(got.stdout)).toMatchObject({ hook_id: hook.hook_id, remote: 'present' });
+    expectNoSecrets(got);
+
+    const deleted = await cw(['hooks', 'delete', hook.hook_id]);
+    expect(deleted).toMatchObject({ code: 0, stdout: `hook ${hook.hook_id} deleted\n` });
+    const again = await cw(['hooks', 'delete', hook.hook_id]);
+    expect(again.stdout).toContain('deleted locally (the API no longer had it)');
+  }, 60_000);
+
+  it('refuses a CW_HOOK_SECRET outside 16..64 characters before calling the API', async () => {
+    for (const bad of ['x'.repeat(15), 'y'.repeat(65)]) {
+      const out = await cw(
+        ['hooks', 'create', '--search-id', '1', '--target-url', 'https://s.example.test'],
+        {
+          CW_HOOK_SECRET: bad,
+        },
+      );
+      expect(out.code).toBe(2);
+      expect(out.stderr).toMatch(/CW_HOOK_SECRET: a hook secret must be 16 to 64 characters/);
+      expect(out.stderr).not.toContain(bad);
+    }
+  }, 60_000);
+
+  it('prints one clear line for a 404, a 401 and a 403', async () => {
+    const missing = await cw(['hooks', 'get', 'no-such-hook']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^campaign-warehouse: hooks get: no such hook: no-such-hook \(404\)/);
+    const badKey = await cw(['hooks', 'list'], { CW_API_KEY: 'not-a-key-123' });
+    expect(badKey.stderr).toMatch(/refused the key \(401\)/);
+    expect(badKey.stderr).not.toContain('not-a-key-123');
+    const noStreaming = await cw(['hooks', 'list'], { CW_API_KEY: 'sim-influencers-key' });
+    expect(noStreaming.stderr).toMatch(/not entitled to streaming \(403\)/);
+  }, 60_000);
+});
+
+describe('schemas fetch', () => {
+  it('stores the three streaming JSON Schemas as valid JSON', async () => {
+    const out = await cw(['schemas', 'fetch']);
+    expect(out.code).toBe(0);
+    for (const type of ['social', 'editorial', 'broadcast']) {
+      const file = join(dataDir, 'schemas', `${type}_streaming.json`);
+      expect(out.stdout).toContain(file);
+      const schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      expect(typeof schema).toBe('object');
+      expect(schema).toHaveProperty('properties');
+    }
+  }, 60_000);
+});

@@ -1,0 +1,105 @@
+/**
+ * The Scheduler over a real state.sqlite with an injected clock and a fake sync: catch-up
+ * at start, no overlap, retry with backoff after a failure, nothing inside the refresh
+ * window, nothing once the snapshot succeeded. tick() is called directly (no cron wait).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Scheduler } from '../../src/service/scheduler.js';
+import { runs } from '../../src/state/schema.js';
+import { openStateDb, type StateDb } from '../../src/state/state-db.js';
+
+let state: StateDb | undefined;
+afterEach(() => {
+  state?.close();
+  state = undefined;
+});
+
+function setUp(startIso: string) {
+  state = openStateDb(mkdtempSync(join(tmpdir(), 'cw-sched-')));
+  const db = state;
+  let now = new Date(startIso);
+  const calls: { snapshotDate: string; trigger: string }[] = [];
+  let outcome: 'succeed' | 'fail' = 'succeed';
+  const scheduler = new Scheduler({
+    cron: '30 21 * * *',
+    timezone: 'UTC',
+    state: db,
+    logger: pino({ level: 'silent' }),
+    now: () => now,
+    sync: async (snapshotDate, trigger) => {
+      calls.push({ snapshotDate, trigger });
+      await new Promise<void>((r) => setImmediate(r));
+      const status = outcome === 'succeed' ? 'succeeded' : 'failed';
+      db.db
+        .insert(runs)
+        .values({ runId: `r${calls.length}`, snapshotDate, status, trigger, startedAt: now.toISOString() })
+        .run();
+      if (outcome === 'fail') throw new Error('boom');
+    },
+  });
+  return {
+    scheduler,
+    calls,
+    advance: (minutes: number) => {
+      now = new Date(now.getTime() + minutes * 60_000);
+    },
+    set: (o: 'succeed' | 'fail') => {
+      outcome = o;
+    },
+  };
+}
+
+describe('Scheduler.tick', () => {
+  it('catches up at start when the latest refresh has no successful snapshot, then waits', async () => {
+    const { scheduler, calls } = setUp('2026-03-11T08:00:00Z');
+    expect(await scheduler.tick('start')).toMatchObject({ action: 'run', snapshotDate: '2026-03-10' });
+    expect(calls).toEqual([{ snapshotDate: '2026-03-10', trigger: 'catch-up' }]);
+    expect(await scheduler.tick('check')).toMatchObject({ action: 'wait' });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('runs at the nightly slot with trigger "scheduled" and never two at once', async () => {
+    const { scheduler, calls } = setUp('2026-03-10T21:30:00Z');
+    const first = scheduler.tick('scheduled');
+    const second = await scheduler.tick('scheduled');
+    expect(second).toEqual({ action: 'wait', reason: 'a sync is already running' });
+    await first;
+    expect(calls).toEqual([{ snapshotDate: '2026-03-10', trigger: 'scheduled' }]);
+  });
+
+  it('retries a failed night after 5 then 10 minutes, and stops when the next window opens', async () => {
+    const { scheduler, calls, advance, set } = setUp('2026-03-10T21:30:00Z');
+    set('fail');
+    await scheduler.tick('scheduled');
+    advance(4);
+    expect(await scheduler.tick('check')).toMatchObject({
+      action: 'wait',
+      reason: 'retry 2 after a failure',
+    });
+    advance(1);
+    expect(await scheduler.tick('check')).toMatchObject({ action: 'run', trigger: 'retry' });
+    advance(9);
+    expect((await scheduler.tick('check')).action).toBe('wait');
+    advance(1);
+    expect((await scheduler.tick('check')).action).toBe('run');
+    expect(calls.map((c) => c.trigger)).toEqual(['scheduled', 'retry', 'retry']);
+    // Next day 18:30: the refresh window is open, so no more retries of the old night.
+    advance(21 * 60);
+    expect(await scheduler.tick('check')).toMatchObject({
+      action: 'wait',
+      reason: expect.stringContaining('refreshing'),
+    });
+    set('succeed');
+    advance(3 * 60);
+    // After the window: the new snapshot is due, counted afresh (a catch-up, not a retry).
+    expect(await scheduler.tick('check')).toMatchObject({
+      action: 'run',
+      snapshotDate: '2026-03-11',
+      trigger: 'catch-up',
+    });
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * `serve` as it runs in production (the built CLI in a child process) against the simulator
+ * on loopback: at start it catches up the latest completed refresh (outside 18:00-21:00 UTC),
+ * the sink answers /healthz and shows the sync in /metrics, and SIGTERM — also in the middle
+ * of a sync — ends it cleanly with exit code 0.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { insideRefreshWindow, latestCompletedRefresh } from '../../src/extract/snapshot-date.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
+import { ensureBuiltCli } from '../helpers/built-cli.js';
+
+let cli = '';
+let sim: RunningSimulator | undefined;
+let child: ChildProcess | undefined;
+
+beforeAll(() => {
+  cli = ensureBuiltCli();
+}, 120_000);
+afterEach(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await sim?.close();
+  sim = child = undefined;
+});
+
+/** Starts serve; resolves with the sink URL from its "serving" log line. */
+async function serve(dataDir: string, simUrl: string): Promise<{ proc: ChildProcess; sinkUrl: string }> {
+  const proc = spawn(
+    process.execPath,
+    [cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--base-url', simUrl, '--data-dir', dataDir],
+    {
+      env: { ...process.env, CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  child = proc;
+  let buffered = '';
+  const sinkUrl = await new Promise<string>((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${buffered.slice(-500)}`)));
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const line = buffered.split('\n').find((l) => l.includes('"msg":"serving"'));
+      if (line) resolve((JSON.parse(line) as { sink: string }).sink);
+    });
+  });
+  return { proc, sinkUrl };
+}
+
+function runStatuses(dataDir: string): string[] {
+  const db = new Database(join(dataDir, 'state.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('select status from runs').all() as { status: string }[]).map((r) => r.status);
+  } catch {
+    return [];
+  } finally {
+    db.close();
+  }
+}
+
+const exitOf = (proc: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (proc.exitCode !== null) resolve(proc.exitCode);
+    else proc.once('exit', (code) => resolve(code));
+  });
+
+describe('serve', () => {
+  it('catches up at start, reports the sync in /metrics, and exits 0 on SIGTERM', async () => {
+    sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 } });
+    const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
+    const { proc, sinkUrl } = await serve(dataDir, sim.url);
+    expect((await fetch(`${sinkUrl}/healthz`)).status).toBe(200);
+
+    if (insideRefreshWindow(new Date())) {
+      // 18:00-21:00 UTC: no sync may start; give the start check a moment, then make sure.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(runStatuses(dataDir)).toEqual([]);
+    } else {
+      const deadline = Date.now() + 60_000;
+      while (!runStatuses(dataDir).includes('succeeded') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(runStatuses(dataDir)).toEqual(['succeeded']);
+      const db = new Database(join(dataDir, 'state.sqlite'), { readonly: true });
+      const row = db.prepare('select snapshot_date, trigger from runs').get();
+      db.close();
+      expect(row).toEqual({ snapshot_date: latestCompletedRefresh(new Date()), trigger: 'catch-up' });
+      const metrics = await (await fetch(`${sinkUrl}/metrics`)).text();
+      const last = /^cw_sync_last_success_timestamp_seconds(?:\{[^}]*\})? (\S+)$/m.exec(metrics);
+      expect(Number(last?.[1])).toBeGreaterThan(0);
+    }
+    proc.kill('SIGTERM');
+    expect(await exitOf(proc)).toBe(0);
+  }, 90_000);
+
+  it('SIGTERM in the middle of a sync stops it at a safe point and exits 0', async (ctx) => {
+    if (insideRefreshWindow(new Date())) ctx.skip();
+    sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 }, faults: { slowRate: 1, slowMs: 200 } });
+    const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
+    const { proc } = await serve(dataDir, sim.url);
+    while (!runStatuses(dataDir).includes('running')) {
+      expect(proc.exitCode).toBeNull();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    proc.kill('SIGTERM');
+    expect(await exitOf(proc)).toBe(0);
+    expect(runStatuses(dataDir)).not.toContain('succeeded');
+  }, 90_000);
+});
