@@ -24,6 +24,12 @@ export interface ServiceFlags {
 
 export async function runService(flags: ServiceFlags): Promise<void> {
   const logger = createLogger('serve');
+  // Listen first: a signal arriving while the sink or a catch-up sync starts must stop the
+  // service gracefully, not kill it.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   const config = resolveSyncConfig(flags);
   const sink = await startSink({
     dataDir: config.dataDir,
@@ -53,10 +59,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
     { sink: sink.url, cron: flags.cron ?? config.schedule.cron, dataDir: config.dataDir },
     'serving',
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopRequested;
   logger.info('shutting down');
   await scheduler.stop();
   await sink.close();
