@@ -52,6 +52,11 @@ export function registerSimulate(program: Command): void {
         throw new UserError(`--start-time: "${o.startTime}" is not an ISO-8601 time`);
       }
       if (o.burst !== undefined && o.rps === undefined) throw new UserError('--burst needs --rps');
+      // Listen before starting, so a signal right after "listening" still closes cleanly.
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
       const { startSimulator } = await import('../simulator/start-simulator.js');
       const sim = await startSimulator({
         host: o.host,
@@ -90,10 +95,7 @@ export function registerSimulate(program: Command): void {
       );
       if (sim.ca)
         process.stdout.write(`TLS certificate (save as a file and point CW_CA_FILE at it):\n${sim.ca}`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      await stopped;
       await sim.close();
     });
 }

@@ -28,6 +28,12 @@ export function registerSink(program: Command): void {
       'folder of state.sqlite, inbox.sqlite and warehouse.duckdb (env CW_DATA_DIR, default ./data)',
     )
     .action(async (flags: SinkFlags) => {
+      // Listen before starting: a signal that arrives while the sink starts (or right after it
+      // says it listens) must stop it gracefully, not kill it with acknowledged work in flight.
+      const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+        process.once('SIGINT', () => resolve('SIGINT'));
+      });
       const { startSink } = await import('../sink/start-sink.js');
       const { createLogger } = await import('../util/logger.js');
       const logger = createLogger('sink');
@@ -46,17 +52,11 @@ export function registerSink(program: Command): void {
         throw error;
       });
       logger.info({ url: sink.url, pid: process.pid }, 'sink: listening');
-      await new Promise<void>((resolve) => {
-        const stop = (signal: NodeJS.Signals): void => {
-          logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
-          sink.close().then(resolve, (error: Error) => {
-            logger.error({ err: error.message }, 'sink: error while stopping');
-            process.exitCode = 1;
-            resolve();
-          });
-        };
-        process.once('SIGTERM', stop);
-        process.once('SIGINT', stop);
+      const signal = await stopSignal;
+      logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
+      await sink.close().catch((error: Error) => {
+        logger.error({ err: error.message }, 'sink: error while stopping');
+        process.exitCode = 1;
       });
       logger.info('sink: stopped');
     });
