@@ -88,6 +88,8 @@ describe('delivery engine', () => {
     expect(signBody(SECRET, again.body).sha1).toBe(again.headers['x-hub-signature']);
 
     const ids = parsePush(first).documents.map((d) => d.id);
+    // The receiver has the body before the sender has recorded the answer: wait for the record.
+    await until(() => svc.attempts().some((a) => a.hookId === hookId && a.attempt === 2));
     const attempts = svc.attempts().filter((a) => a.hookId === hookId && a.attempt <= 2);
     const key = attempts[0]!.deliveryKey;
     expect(attempts.filter((a) => a.deliveryKey === key)).toEqual([
