@@ -86,7 +86,7 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
           status: h.status,
           targetUrl: h.targetUrl,
           deleted: h.deletedAt !== null,
-          secretHeld: h.secret.length > 0,
+          secretHeld: h.deletedAt === null && h.secret.length > 0,
         })),
       inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
     };

@@ -76,22 +76,25 @@ export class HookManager {
       .catch((error: unknown) => {
         throw explainHookError(error, { operation: 'create', searchId: input.searchId, targetUrl });
       });
+    const row = {
+      hookId: String(hook.hook_id),
+      searchId: Number(hook.search_id ?? input.searchId),
+      searchType: hook.search_type ?? null,
+      targetUrl: hook.target_url ?? targetUrl,
+      pathToken: token,
+      // The API's X-Hook-Secret is authoritative: it signs with what it returned.
+      secret: secret ?? sent,
+      companyId: input.companyId ?? null,
+      status: hook.status ?? null,
+      updated: hook.updated ?? null,
+      version: hook.version ?? null,
+      createdAt: this.now().toISOString(),
+    };
     this.state.db
       .insert(hooks)
-      .values({
-        hookId: String(hook.hook_id),
-        searchId: Number(hook.search_id ?? input.searchId),
-        searchType: hook.search_type ?? null,
-        targetUrl: hook.target_url ?? targetUrl,
-        pathToken: token,
-        // The API's X-Hook-Secret is authoritative: it signs with what it returned.
-        secret: secret ?? sent,
-        companyId: input.companyId ?? null,
-        status: hook.status ?? null,
-        updated: hook.updated ?? null,
-        version: hook.version ?? null,
-        createdAt: this.now().toISOString(),
-      })
+      .values(row)
+      // An id the API hands out again (e.g. a restarted simulator) replaces the stale local record.
+      .onConflictDoUpdate({ target: hooks.hookId, set: { ...row, deletedAt: null } })
       .run();
     return view(hook, this.local(String(hook.hook_id)));
   }
