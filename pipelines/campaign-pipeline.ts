@@ -14,6 +14,7 @@ import {
   normalizePosts,
   normalizeTags,
   normalizeWorkspaces,
+  toId,
 } from '../src/normalize/index.js';
 import type { RowContext, TableRows } from '../src/normalize/rows.js';
 
@@ -27,6 +28,11 @@ export interface CampaignResource {
   readonly name: 'posts' | 'influencers';
   pages(client: ApiClient, campaignId: string, filter: SegmentFilter): AsyncIterable<RawRecord[]>;
   normalize(records: RawRecord[], ctx: CampaignRowContext): TableRows;
+  /**
+   * The key its records are unique by within a unit: a record the API repeats on a later
+   * page (its pages shifted while they were read) is staged once, the first time.
+   */
+  uniqueBy(record: RawRecord): string | null;
 }
 
 /** A named view of the data: the API's `tags` and/or `sources` filters. */
@@ -49,11 +55,13 @@ export const CAMPAIGN_RESOURCES: readonly CampaignResource[] = [
     name: 'posts',
     pages: (client, id, filter) => client.campaignPosts(id, filter),
     normalize: normalizePosts,
+    uniqueBy: (record) => toId(record.id),
   },
   {
     name: 'influencers',
     pages: (client, id, filter) => client.campaignInfluencers(id, filter),
     normalize: normalizeInfluencers,
+    uniqueBy: (record) => toId(record.id),
   },
 ];
 

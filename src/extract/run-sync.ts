@@ -21,6 +21,7 @@ import { openStateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';
 import { openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/types.js';
+import { dropRepeated } from './drop-repeated.js';
 import { RunRegistry, type RunRow } from './run-registry.js';
 import { resolveSnapshotDate } from './snapshot-date.js';
 
@@ -138,9 +139,11 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
           const detail = await api.campaign(campaignId, filter);
           let rows = await append(writer, normalizeCampaignDetail(detail, listed.get(campaignId), unitCtx));
           for (const resource of CAMPAIGN_RESOURCES) {
+            const seen = new Set<string>();
             for await (const page of resource.pages(api, campaignId, filter)) {
               abortIfAsked(deps.signal);
-              rows += await append(writer, resource.normalize(page, unitCtx));
+              const records = dropRepeated(page, resource.uniqueBy, seen);
+              rows += await append(writer, resource.normalize(records, unitCtx));
             }
           }
           await writer.flush();

@@ -12,16 +12,14 @@ import { sqlIdentifier, stagingPath } from './warehouse-paths.js';
 export const UNIT_TABLES_WITHOUT_SEGMENT = ['influencer_tag_assignments', 'posts'] as const;
 
 /**
- * Rows after which staging writes what it holds to its file. Appended rows stay in DuckDB's
- * memory until a checkpoint, whatever the memory limit, so without this a 1M-post sync
- * would grow past 300 MB RSS; a checkpoint every few hundred thousand rows costs little.
- */
-export const STAGING_CHECKPOINT_ROWS = 250_000;
-
-/**
  * Opens the private staging file <dataDir>/.staging/<name>.duckdb: created with the
  * warehouse tables if new, reopened as it is if it exists (a resumed sync continues in it).
  * Only its writer opens it; publishSync reads it once it is closed.
+ * Memory stays bounded without explicit checkpoints: appended data past DuckDB's memory
+ * limit spills to the file's temporary folder, and a commit (flush) that takes the WAL
+ * past DuckDB's checkpoint_threshold checkpoints it into the file. (Checkpointing every
+ * few hundred thousand rows as well cost a third of the load throughput and, through the
+ * rewrites of partial row groups, more memory rather than less.)
  */
 export async function openStaging(dataDir: string, name: string): Promise<StagingWriter> {
   const path = stagingPath(dataDir, name);
@@ -37,9 +35,6 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
   const unitTables = await tablesWithColumns(db.connection);
   const appenders = new Map<string, TableAppender>();
   let closed = false;
-  let sinceCheckpoint = 0;
-  /** A checkpoint left running while the caller prepares its next page (awaited before any use). */
-  let checkpointing: Promise<unknown> | undefined;
   /** Calls run one at a time: the connection and appenders are not re-entrant. */
   let queue: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
@@ -47,11 +42,6 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const run = queue.then(async () => {
       if (closed) throw new Error(`warehouse: staging ${path} is closed`);
-      if (checkpointing) {
-        const pending = checkpointing;
-        checkpointing = undefined;
-        await pending;
-      }
       return work();
     });
     queue = run.catch(() => undefined);
@@ -79,15 +69,6 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
           const appender = await appenderFor(table);
           if (!appender) continue;
           appender.append(tableRows);
-          sinceCheckpoint += tableRows.length;
-        }
-        if (sinceCheckpoint >= STAGING_CHECKPOINT_ROWS) {
-          flushAll();
-          sinceCheckpoint = 0;
-          // Runs on DuckDB's thread while the caller fetches and normalizes the next page;
-          // its error, if any, surfaces at the next call.
-          checkpointing = connection.run('checkpoint');
-          checkpointing.catch(() => undefined);
         }
       }),
     clearUnit: (segment: string, campaignId: string) =>

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ENTITY_TABLES, FACT_TABLES } from '../normalize/rows.js';
+import { ENTITY_TABLES, type EntityTable, FACT_TABLES, type FactTable } from '../normalize/rows.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
-import { ALL_SEGMENT, ENTITY_KEYS, FACT_KEYS, UNSEGMENTED_FACTS } from './table-keys.js';
+import { ALL_SEGMENT, ENTITY_KEYS, FACT_KEYS, STAGED_UNIQUE, UNSEGMENTED_FACTS } from './table-keys.js';
 import type { PublishResult, PublishSyncInput } from './types.js';
 import { sqlIdentifier as id, sqlString } from './warehouse-paths.js';
 import { writeRunRecord } from './write-run-record.js';
@@ -58,7 +58,6 @@ async function replaceFacts(
   segmented: boolean,
   input: PublishSyncInput,
 ): Promise<number> {
-  const key = FACT_KEYS[table as keyof typeof FACT_KEYS].map(id).join(', ');
   const params: string[] = [input.snapshotDate];
   let bind = 'snapshot_date = $1::date';
   if (segmented) {
@@ -68,31 +67,47 @@ async function replaceFacts(
   await connection.run(`delete from main.${id(table)} where ${bind}`, params);
   // The last row appended for a key wins (a unit re-fetched after a resume).
   const result = await connection.run(
-    `insert into main.${id(table)} by name
-     select * from ${STAGING}.main.${id(table)} where ${bind}
-     qualify row_number() over (partition by ${key} order by rowid desc) = 1`,
+    `insert into main.${id(table)} by name ${latestStaged(table, FACT_KEYS[table as FactTable], 'rowid desc', bind)}`,
     params,
   );
   return result.rowsChanged;
 }
 
-async function upsertEntities(connection: DuckDBConnection, table: string): Promise<number> {
-  const keys = ENTITY_KEYS[table as keyof typeof ENTITY_KEYS].map(id);
-  const scratch = id(`_upsert_${table}`);
+/**
+ * The staged rows of a table, one per key: the first in `order`. Tables the extractor
+ * never stages twice for a key (STAGED_UNIQUE) are taken as they are: a window over
+ * millions of post rows is what would not fit the publish memory limit.
+ */
+function latestStaged(table: string, keys: readonly string[], order: string, where = 'true'): string {
+  const select = `select * from ${STAGING}.main.${id(table)} where ${where}`;
+  if (STAGED_UNIQUE.includes(table)) return select;
+  return `${select} qualify row_number() over (partition by ${keys.map(id).join(', ')} order by ${order}) = 1`;
+}
+
+/**
+ * Entities: a staged entity replaces its row, keeping the earlier first_seen_at and the
+ * later last_seen_at. The old rows' keys and times are set aside first (a narrow temp
+ * table), so no join or window ever carries the wide `raw` column: a 1M-post upsert
+ * stays within the publish memory limit.
+ */
+async function upsertEntities(connection: DuckDBConnection, table: EntityTable): Promise<number> {
+  const keys = ENTITY_KEYS[table].map(id).join(', ');
+  const latest = latestStaged(table, ENTITY_KEYS[table], 'last_seen_at desc, rowid desc');
+  const target = `main.${id(table)}`;
+  const old = id(`_old_${table}`);
   await connection.run(
-    `create temp table ${scratch} as
-     select s.* replace (
-              least(m.first_seen_at, s.first_seen_at) as first_seen_at,
-              greatest(m.last_seen_at, s.last_seen_at) as last_seen_at)
-       from (select * from ${STAGING}.main.${id(table)}
-             qualify row_number() over (partition by ${keys.join(', ')} order by last_seen_at desc, rowid desc) = 1) s
-       left join main.${id(table)} m using (${keys.join(', ')})`,
+    `create temp table ${old} as
+     select ${keys}, first_seen_at, last_seen_at, rowid as old_rowid from ${target}
+      where (${keys}) in (select ${keys} from ${STAGING}.main.${id(table)})`,
   );
-  const match = keys.map((k) => `t.${k} = u.${k}`).join(' and ');
-  await connection.run(
-    `delete from main.${id(table)} t where exists (select 1 from ${scratch} u where ${match})`,
+  const result = await connection.run(
+    `insert into ${target} by name
+     select u.* replace (
+              least(o.first_seen_at, u.first_seen_at) as first_seen_at,
+              greatest(o.last_seen_at, u.last_seen_at) as last_seen_at)
+       from (${latest}) u left join ${old} o using (${keys})`,
   );
-  const result = await connection.run(`insert into main.${id(table)} by name select * from ${scratch}`);
-  await connection.run(`drop table ${scratch}`);
+  await connection.run(`delete from ${target} where rowid in (select old_rowid from ${old})`);
+  await connection.run(`drop table ${old}`);
   return result.rowsChanged;
 }

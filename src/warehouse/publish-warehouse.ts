@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { applyMigrations } from './apply-migrations.js';
 import { createViews } from './create-views.js';
-import { openDatabase, PUBLISH_SETTINGS } from './open-database.js';
+import { isOutOfMemory, openDatabase, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from './open-database.js';
 import { withPublishLock } from './publish-lock.js';
 import { PUBLISH_TEMP_PREFIX, publishedPath } from './warehouse-paths.js';
 
@@ -19,7 +19,7 @@ export type BeforeRename = (tempPath: string) => void | Promise<void>;
  * Readers holding the old file keep reading their snapshot (the rename only changes
  * which inode the name points at); a reader opening meanwhile gets the old or the new
  * file, complete. On any failure the temporary file is deleted and the published file is
- * untouched.
+ * untouched. A publish that runs out of DuckDB memory is retried once with a larger limit.
  */
 export async function publishWarehouse<T>(
   dataDir: string,
@@ -28,38 +28,53 @@ export async function publishWarehouse<T>(
 ): Promise<T> {
   return withPublishLock(dataDir, async () => {
     removeLeftovers(dataDir);
-    const target = publishedPath(dataDir);
-    const temp = join(dataDir, `${PUBLISH_TEMP_PREFIX}${process.pid}-${Date.now()}.duckdb`);
     try {
-      // Off the event loop (the sink keeps serving meanwhile); a reflink where the filesystem can.
-      if (existsSync(target)) await copyFile(target, temp, constants.COPYFILE_FICLONE);
-      const db = await openDatabase(temp, { ...PUBLISH_SETTINGS });
-      let result: T;
-      try {
-        const { connection } = db;
-        await applyMigrations(connection);
-        await connection.run('begin transaction');
-        try {
-          result = await work(connection);
-          await connection.run('commit');
-        } catch (error) {
-          await connection.run('rollback').catch(() => undefined);
-          throw error;
-        }
-        await createViews(connection);
-        await connection.run('checkpoint');
-      } finally {
-        db.close();
-      }
-      await options.beforeRename?.(temp);
-      await fsyncPath(temp, 'r+');
-      await rename(temp, target);
-      await fsyncPath(dataDir, 'r');
-      return result;
-    } finally {
-      removeTemp(temp);
+      return await publishOnce(dataDir, work, PUBLISH_SETTINGS, options);
+    } catch (error) {
+      if (!isOutOfMemory(error)) throw error;
+      // Nothing was published; the work runs again on a fresh copy with room to spare.
+      return publishOnce(dataDir, work, { ...PUBLISH_SETTINGS, memory_limit: PUBLISH_RETRY_MEMORY }, options);
     }
   });
+}
+
+async function publishOnce<T>(
+  dataDir: string,
+  work: (connection: DuckDBConnection) => Promise<T>,
+  settings: Readonly<Record<string, string>>,
+  options: { beforeRename?: BeforeRename },
+): Promise<T> {
+  const target = publishedPath(dataDir);
+  const temp = join(dataDir, `${PUBLISH_TEMP_PREFIX}${process.pid}-${Date.now()}.duckdb`);
+  try {
+    // Off the event loop (the sink keeps serving meanwhile); a reflink where the filesystem can.
+    if (existsSync(target)) await copyFile(target, temp, constants.COPYFILE_FICLONE);
+    const db = await openDatabase(temp, { ...settings });
+    let result: T;
+    try {
+      const { connection } = db;
+      await applyMigrations(connection);
+      await connection.run('begin transaction');
+      try {
+        result = await work(connection);
+        await connection.run('commit');
+      } catch (error) {
+        await connection.run('rollback').catch(() => undefined);
+        throw error;
+      }
+      await createViews(connection);
+      await connection.run('checkpoint');
+    } finally {
+      db.close();
+    }
+    await options.beforeRename?.(temp);
+    await fsyncPath(temp, 'r+');
+    await rename(temp, target);
+    await fsyncPath(dataDir, 'r');
+    return result;
+  } finally {
+    removeTemp(temp);
+  }
 }
 
 async function fsyncPath(path: string, flags: string): Promise<void> {

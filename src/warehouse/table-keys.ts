@@ -36,3 +36,12 @@ export const ENTITY_KEYS: Record<EntityTable, readonly string[]> = {
 
 /** The segment of the unfiltered figures. */
 export const ALL_SEGMENT = 'all';
+
+/**
+ * Tables whose staged rows are unique on their key by construction, so publishing them
+ * needs no deduplication: a unit's posts are deduplicated by id as they are fetched
+ * (pipelines/campaign-pipeline.ts, uniqueBy) and a unit is cleared before it is fetched
+ * again. Every other table is deduplicated at publish (its rows repeat across units:
+ * an influencer in several campaigns).
+ */
+export const STAGED_UNIQUE: readonly string[] = ['post_metrics', 'post_stats', 'posts'];

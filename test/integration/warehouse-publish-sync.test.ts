@@ -1,7 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStaging } from '../../src/warehouse/open-staging.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
+import { publishWarehouse } from '../../src/warehouse/publish-warehouse.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
 import { stageAndPublish, tempDataDir } from '../helpers/warehouse-temp.js';
@@ -47,11 +51,13 @@ describe('publishSync', () => {
     expect(await count(data.dir, 'post_metrics')).toBe(8);
   });
 
-  it('a unit appended twice in staging is published once (deduplicated on the key)', async () => {
+  it('rows repeated across units are published once; a staged campaign table keeps its last row per key', async () => {
     const staging = await openStaging(data.dir, 'dup');
-    const rows = sampleUnitRows({ snapshotDate: '2026-11-20', segment: 'all' });
-    await staging.append(rows);
-    await staging.append(rows);
+    const c1 = sampleUnitRows({ snapshotDate: '2026-11-20', segment: 'all', campaignId: 'c1' });
+    await staging.append(c1);
+    await staging.append(sampleUnitRows({ snapshotDate: '2026-11-20', segment: 'all', campaignId: 'c2' }));
+    const again = c1.campaign_metrics!.map((row) => ({ ...row, num_posts: 99 }));
+    await staging.append({ campaign_metrics: again });
     await staging.close();
     await publishSync(data.dir, {
       stagingPath: staging.path,
@@ -59,8 +65,16 @@ describe('publishSync', () => {
       segments: ['all'],
       run: sampleRun('d', '2026-11-20'),
     });
-    expect(await count(data.dir, 'post_stats')).toBe(8);
+    // The same two influencers and workspace in both campaigns.
     expect(await count(data.dir, 'influencers')).toBe(2);
+    expect(await count(data.dir, 'workspaces')).toBe(1);
+    expect(await count(data.dir, 'influencer_profiles')).toBe(2);
+    expect(await count(data.dir, 'post_stats')).toBe(16);
+    const { rows } = await queryReadOnly(
+      data.dir,
+      "select num_posts from campaign_metrics where campaign_id = 'c1'",
+    );
+    expect(rows).toEqual([[99]]);
   });
 
   it('clearUnit removes what an interrupted attempt staged for one unit', async () => {
@@ -126,5 +140,44 @@ describe('publishSync', () => {
       ['r1', 'succeeded', null],
     ]);
     expect(await count(data.dir, 'post_metrics')).toBe(4);
+  });
+});
+
+describe('publishWarehouse', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  beforeEach(() => {
+    data = tempDataDir();
+  });
+  afterEach(() => data.remove());
+
+  const memoryLimit = async (connection: DuckDBConnection) =>
+    String((await connection.runAndReadAll("select current_setting('memory_limit')")).getRows()[0]![0]);
+
+  it('retries a publish that ran out of memory once, with a larger limit, and publishes once', async () => {
+    const limits: string[] = [];
+    await publishWarehouse(data.dir, async (connection) => {
+      limits.push(await memoryLimit(connection));
+      await connection.run(
+        `insert into campaigns values ('c${limits.length}', 'C', null, null, null, null, '{}', now(), now())`,
+      );
+      if (limits.length === 1)
+        throw new Error('Out of Memory Error: could not allocate block of size 256.0 KiB');
+    });
+    expect(limits).toHaveLength(2);
+    expect(limits[1]).not.toBe(limits[0]);
+    const { rows } = await queryReadOnly(data.dir, 'select campaign_id from campaigns');
+    expect(rows).toEqual([['c2']]);
+  });
+
+  it('does not retry other failures, and leaves no published file behind', async () => {
+    let calls = 0;
+    await expect(
+      publishWarehouse(data.dir, async () => {
+        calls += 1;
+        throw new Error('Binder Error: no such column');
+      }),
+    ).rejects.toThrow(/Binder Error/);
+    expect(calls).toBe(1);
+    expect(existsSync(join(data.dir, 'warehouse.duckdb'))).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/warehouse/open-database.js';
-import { openStaging, STAGING_CHECKPOINT_ROWS } from '../../src/warehouse/open-staging.js';
+import { openStaging } from '../../src/warehouse/open-staging.js';
 import { toPlain } from '../../src/warehouse/query-read-only.js';
+import { APPENDER_FLUSH_ROWS } from '../../src/warehouse/table-appender.js';
 import { tempDataDir } from '../helpers/warehouse-temp.js';
 
 async function readAll(path: string, sql: string): Promise<unknown[][]> {
@@ -112,10 +113,10 @@ describe('openStaging', () => {
     ]);
   });
 
-  it('checkpoints past STAGING_CHECKPOINT_ROWS and serializes calls made without awaiting', async () => {
+  it('serializes calls made without awaiting, across appender flushes', async () => {
     const staging = await openStaging(data.dir, 'big');
     const pages = 4;
-    const perPage = Math.ceil(STAGING_CHECKPOINT_ROWS / 2);
+    const perPage = Math.ceil(APPENDER_FLUSH_ROWS * 0.6);
     const calls: Promise<void>[] = [];
     for (let page = 0; page < pages; page += 1) {
       const rows = Array.from({ length: perPage }, (_, i) => ({
