@@ -1,5 +1,6 @@
-import type { Statement, Transaction } from 'better-sqlite3';
-import type { InboxDb } from '../state/inbox-db.js';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { packageRoot } from '../util/package-root.js';
 
 /** A verified delivery to keep: the exact raw body and what the loader needs about it. */
 export interface InboxDelivery {
@@ -16,97 +17,154 @@ interface QueuedDelivery {
   reject(error: Error): void;
 }
 
+type WorkerReply =
+  | { readonly seq: number; readonly ids: number[]; readonly durationMs: number }
+  | { readonly seq: number; readonly error: string };
+
 /**
- * Upper bound of one group commit. Far above what arrives in one event-loop turn at the
- * target rate (5,000/s), it only bounds the time one transaction blocks the loop under a burst.
+ * Upper bound of one group commit: bounds the transaction's size (and the latency of its
+ * deliveries) under a burst.
  */
 export const MAX_GROUP_COMMIT = 2_000;
 
+/** How long a commit waits for another process's write lock on the inbox before failing (503). */
+export const DEFAULT_INBOX_BUSY_TIMEOUT_MS = 5_000;
+
+const WORKER_FILE = join(packageRoot(), 'src', 'sink', 'inbox-commit-worker.cjs');
+
 /**
- * The sink's durable write path with group commit. Deliveries of every request that arrives in
- * the same event-loop turn are queued, then written in ONE SQLite transaction on setImmediate;
- * the inbox runs in WAL with synchronous=FULL, so that commit is fsynced before any waiter is
- * resolved: a promise resolved by append() means the delivery survives kill -9 and power loss.
- * One fsync per batch instead of per delivery is what makes thousands of acknowledgements per
- * second possible. If the commit fails, every waiter of the batch is rejected (the sink answers
- * 503 and the sender retries); nothing of a failed transaction is kept.
- *
- * The hot path uses better-sqlite3 prepared statements directly on the inbox handle rather
- * than drizzle's query builder, which re-builds and re-prepares SQL on every call.
+ * The sink's durable write path with group commit, on a worker thread. Deliveries queue
+ * while the previous transaction commits; each commit takes everything queued (up to
+ * MAX_GROUP_COMMIT) into ONE SQLite transaction in WAL with synchronous=FULL, so it is
+ * fsynced before any waiter is resolved: a promise resolved by append() means the delivery
+ * survives kill -9 and power loss. One fsync per batch instead of per delivery is what makes
+ * thousands of acknowledgements per second possible, and running it on the worker keeps the
+ * event loop reading, verifying and answering requests while the disk syncs. If a commit
+ * fails (or the worker dies), every waiter of the batch is rejected (the sink answers 503 and
+ * the sender retries); nothing of a failed transaction is kept, and the next batch starts a
+ * new worker if needed.
  */
 export class InboxWriter {
-  readonly #insert: Statement<[string, string, Buffer, number, number]>;
-  readonly #commit: Transaction<(batch: readonly QueuedDelivery[]) => number[]>;
+  readonly #file: string;
+  readonly #busyTimeoutMs: number;
   readonly #onCommitted: (deliveries: readonly InboxDelivery[], durationMs: number) => void;
+  #worker: Worker | undefined;
   #queue: QueuedDelivery[] = [];
+  #inFlight: { seq: number; batch: QueuedDelivery[] } | undefined;
+  #seq = 0;
   #scheduled = false;
+  #closed = false;
   #idle: (() => void)[] = [];
   #commits = 0;
   #committed = 0;
 
   /** `onCommitted` runs after each durable group commit, with how long the transaction took. */
   constructor(
-    inbox: InboxDb,
-    onCommitted: (deliveries: readonly InboxDelivery[], durationMs: number) => void = () => undefined,
+    inboxFile: string,
+    options: {
+      busyTimeoutMs?: number;
+      onCommitted?: (deliveries: readonly InboxDelivery[], durationMs: number) => void;
+    } = {},
   ) {
-    this.#insert = inbox.sqlite.prepare(
-      'insert into deliveries (hook_id, received_at, body, bytes, documents) values (?, ?, ?, ?, ?)',
-    );
-    this.#commit = inbox.sqlite.transaction((batch: readonly QueuedDelivery[]) =>
-      batch.map(({ delivery: d }) =>
-        Number(this.#insert.run(d.hookId, d.receivedAt, d.body, d.body.length, d.documents).lastInsertRowid),
-      ),
-    );
-    this.#onCommitted = onCommitted;
+    this.#file = inboxFile;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_INBOX_BUSY_TIMEOUT_MS;
+    this.#onCommitted = options.onCommitted ?? (() => undefined);
   }
 
   /** Queues a delivery; resolves with its delivery_id once its transaction is durable. */
   append(delivery: InboxDelivery): Promise<number> {
+    if (this.#closed) return Promise.reject(new Error('sink: inbox writer is closed'));
     return new Promise((resolve, reject) => {
       this.#queue.push({ delivery, resolve, reject });
-      this.#schedule();
+      // Wait one turn so every request that arrived with this one joins the same commit.
+      if (!this.#scheduled && !this.#inFlight) {
+        this.#scheduled = true;
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#send();
+        });
+      }
     });
   }
 
   /** Resolves once every delivery queued so far has been committed (or refused). */
   drain(): Promise<void> {
-    if (this.#queue.length === 0 && !this.#scheduled) return Promise.resolve();
+    if (this.#isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Drains, then closes the worker's database and ends the thread. */
+  async close(): Promise<void> {
+    await this.drain();
+    this.#closed = true;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref();
+    worker.postMessage({ close: true });
+    await exited;
   }
 
   stats(): { commits: number; committed: number; queued: number } {
     return { commits: this.#commits, committed: this.#committed, queued: this.#queue.length };
   }
 
-  #schedule(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#flush());
+  #isIdle(): boolean {
+    return this.#queue.length === 0 && !this.#inFlight && !this.#scheduled;
   }
 
-  #flush(): void {
-    this.#scheduled = false;
-    this.#commitBatch(this.#queue.splice(0, MAX_GROUP_COMMIT));
-    if (this.#queue.length > 0) this.#schedule();
-    else for (const resolve of this.#idle.splice(0)) resolve();
-  }
-
-  #commitBatch(batch: QueuedDelivery[]): void {
-    let ids: number[];
-    const started = performance.now();
-    try {
-      ids = this.#commit(batch);
-    } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      for (const entry of batch) entry.reject(failure);
+  #send(): void {
+    if (this.#inFlight || this.#queue.length === 0) {
+      if (this.#isIdle()) {
+        // Idle: the commit thread alone must not keep the process alive.
+        this.#worker?.unref();
+        for (const resolve of this.#idle.splice(0)) resolve();
+      }
       return;
     }
-    this.#commits += 1;
-    this.#committed += batch.length;
-    this.#onCommitted(
-      batch.map((entry) => entry.delivery),
-      performance.now() - started,
-    );
-    for (const [i, entry] of batch.entries()) entry.resolve(ids[i] as number);
+    const batch = this.#queue.splice(0, MAX_GROUP_COMMIT);
+    this.#seq += 1;
+    this.#inFlight = { seq: this.#seq, batch };
+    const rows = batch.map(({ delivery: d }) => [d.hookId, d.receivedAt, d.body, d.body.length, d.documents]);
+    const worker = this.#workerNow();
+    worker.ref(); // a commit in flight keeps the process alive until it is answered
+    worker.postMessage({ seq: this.#seq, rows });
+  }
+
+  #workerNow(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(WORKER_FILE, {
+      workerData: { file: this.#file, busyTimeoutMs: this.#busyTimeoutMs },
+    });
+    worker.on('message', (reply: WorkerReply) => this.#settle(reply));
+    const lost = (why: string) => {
+      if (this.#worker === worker) this.#worker = undefined;
+      if (this.#inFlight) this.#settle({ seq: this.#inFlight.seq, error: why });
+    };
+    worker.on('error', (error) => lost(`inbox worker failed: ${error.message}`));
+    worker.on('exit', (code) => lost(`inbox worker exited with code ${code}`));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #settle(reply: WorkerReply): void {
+    const inFlight = this.#inFlight;
+    if (!inFlight || inFlight.seq !== reply.seq) return;
+    this.#inFlight = undefined;
+    const { batch } = inFlight;
+    if ('error' in reply) {
+      const failure = new Error(reply.error);
+      for (const entry of batch) entry.reject(failure);
+    } else {
+      this.#commits += 1;
+      this.#committed += batch.length;
+      this.#onCommitted(
+        batch.map((entry) => entry.delivery),
+        reply.durationMs,
+      );
+      for (const [i, entry] of batch.entries()) entry.resolve(reply.ids[i] as number);
+    }
+    this.#send();
   }
 }

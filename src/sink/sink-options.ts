@@ -1,5 +1,6 @@
 import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
+import { DEFAULT_INBOX_BUSY_TIMEOUT_MS } from './inbox-writer.js';
 
 /** Loopback by default: the sink is meant to sit behind a TLS-terminating reverse proxy. */
 export const DEFAULT_SINK_HOST = '127.0.0.1';
@@ -31,8 +32,10 @@ export interface SinkOptions {
   readonly logger?: Logger;
   /** Validate documents against <dataDir>/schemas/<type>_streaming.json (default: when present). */
   readonly validateSchemas?: boolean;
-  /** Opens the inbox (default openInboxDb): tests inject faults through it. */
+  /** Opens the loader's inbox handle (default openInboxDb): tests watch the inbox through it. */
   readonly openInbox?: (dataDir: string) => InboxDb;
+  /** How long an inbox commit waits for another writer's lock before the sink answers 503. */
+  readonly inboxBusyTimeoutMs?: number;
 }
 
 /** SinkOptions with every default applied, validated once at the edge. */
@@ -43,6 +46,7 @@ export interface ResolvedSinkOptions {
   readonly bodyLimitBytes: number;
   readonly publishIntervalMs: number;
   readonly validateSchemas: boolean;
+  readonly inboxBusyTimeoutMs: number;
 }
 
 export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
@@ -53,6 +57,7 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     publishIntervalMs: options.publishIntervalMs ?? DEFAULT_PUBLISH_INTERVAL_MS,
     validateSchemas: options.validateSchemas ?? true,
+    inboxBusyTimeoutMs: options.inboxBusyTimeoutMs ?? DEFAULT_INBOX_BUSY_TIMEOUT_MS,
   };
   if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65_535)
     throw new RangeError(`sink: port must be an integer 0..65535, got ${resolved.port}`);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type InboxDb, openInboxDb } from '../state/inbox-db.js';
+import { join } from 'node:path';
+import { INBOX_DB_FILE, type InboxDb, openInboxDb } from '../state/inbox-db.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
 import { createLogger } from '../util/logger.js';
 import { handleDelivery, reply } from './handle-delivery.js';
@@ -88,10 +89,13 @@ export async function startSink(
     lastPublishSeconds: () => loader.lastPublishSeconds(),
     syncRuns: () => syncRuns(state),
   });
-  const writer = new InboxWriter(inbox, (deliveries, durationMs) => {
-    metrics.committed(deliveries.length, durationMs);
-    const first = deliveries[0];
-    if (first) loader.noteAcknowledged(first.receivedAt);
+  const writer = new InboxWriter(join(o.dataDir, INBOX_DB_FILE), {
+    busyTimeoutMs: o.inboxBusyTimeoutMs,
+    onCommitted: (deliveries, durationMs) => {
+      metrics.committed(deliveries.length, durationMs);
+      const first = deliveries[0];
+      if (first) loader.noteAcknowledged(first.receivedAt);
+    },
   });
   const ctx = { registry, writer, metrics, bodyLimitBytes: o.bodyLimitBytes, logger };
 
@@ -159,7 +163,7 @@ export async function startSink(
     if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
     server.closeAllConnections();
     await stopped;
-    await writer.drain();
+    await writer.close();
     await loader.stop();
     try {
       await loader.loadNow();

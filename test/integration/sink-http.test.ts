@@ -42,6 +42,7 @@ describe('sink HTTP answers', () => {
       port: 0,
       bodyLimitBytes: BODY_LIMIT,
       publishIntervalMs: 600_000,
+      inboxBusyTimeoutMs: 100,
       logger: silent,
       openInbox: (dir) => {
         inbox = openInboxDb(dir);
@@ -169,11 +170,14 @@ describe('sink HTTP answers', () => {
 
   it('503 when the inbox cannot commit, then 200 again once it can', async () => {
     const body = deliveryBody(hook, [sampleDocument('during-outage')]);
-    inbox?.sqlite.pragma('query_only = ON');
+    // Another writer holds the inbox's write lock past the sink's busy timeout.
+    const other = openInboxDb(data.dir);
+    other.sqlite.exec('begin immediate');
     try {
       expect(await postDelivery(sink.url, hook, body)).toBe(503);
     } finally {
-      inbox?.sqlite.pragma('query_only = OFF');
+      other.sqlite.exec('rollback');
+      other.close();
     }
     expect(await postDelivery(sink.url, hook, body)).toBe(200);
   });

@@ -1,0 +1,34 @@
+// The sink's inbox commits, on a worker thread (see inbox-writer.ts). Plain CommonJS so the
+// same file runs under the built CLI and under vitest, which cannot start a TypeScript worker.
+// Protocol: workerData { file, busyTimeoutMs }; each message { seq, rows } with rows
+// [hookId, receivedAt, body, bytes, documents][], answered { seq, ids, durationMs } once the
+// transaction is committed and fsynced, or { seq, error } when it could not be;
+// { close: true } closes the database and ends the thread.
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require('better-sqlite3');
+
+const sqlite = new Database(workerData.file);
+sqlite.pragma('journal_mode = WAL');
+sqlite.pragma('synchronous = FULL');
+sqlite.pragma(`busy_timeout = ${Number(workerData.busyTimeoutMs)}`);
+const insert = sqlite.prepare(
+  'insert into deliveries (hook_id, received_at, body, bytes, documents) values (?, ?, ?, ?, ?)',
+);
+const commit = sqlite.transaction((rows) =>
+  rows.map((row) => Number(insert.run(row[0], row[1], row[2], row[3], row[4]).lastInsertRowid)),
+);
+
+parentPort.on('message', ({ seq, rows, close }) => {
+  if (close) {
+    sqlite.close();
+    parentPort.close();
+    return;
+  }
+  const started = performance.now();
+  try {
+    const ids = commit(rows);
+    parentPort.postMessage({ seq, ids, durationMs: performance.now() - started });
+  } catch (error) {
+    parentPort.postMessage({ seq, error: error instanceof Error ? error.message : String(error) });
+  }
+});
