@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { validateBaseUrl } from '../api/validate-base-url.js';
 import { UserError } from '../util/user-error.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 
@@ -88,6 +89,8 @@ export function resolveApiSettings(
     );
   }
   parseWith(z.url({ protocol: /^https?$/ }), baseUrl, '--base-url / CW_BASE_URL');
+  // Refused here, before a run is recorded or anything is opened.
+  validateBaseUrl(baseUrl);
   const apiKey = env.CW_API_KEY;
   if (!apiKey)
     throw new UserError('CW_API_KEY is not set: export the API key in the environment (never as a flag)');
