@@ -22,12 +22,6 @@ export function registerServe(program: Command): void {
       30,
     )
     .option(
-      '--publish-at-backlog <deliveries>',
-      'unpublished deliveries that start a publish before the interval is up',
-      numberIn(1, 10_000_000, true),
-      5_000,
-    )
-    .option(
       '--body-limit <bytes>',
       'largest accepted push body',
       numberIn(1, 1024 ** 3, true),

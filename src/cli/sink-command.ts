@@ -8,7 +8,6 @@ interface SinkFlags {
   host?: string;
   port?: string;
   publishInterval?: string;
-  publishAtBacklog?: string;
   bodyLimit?: string;
   dataDir?: string;
 }
@@ -23,10 +22,6 @@ export function registerSink(program: Command): void {
     .option('--host <host>', 'address to listen on (default 127.0.0.1: put a TLS proxy in front)')
     .option('--port <port>', 'port to listen on (default 8787; 0 = any free port)')
     .option('--publish-interval <seconds>', 'longest time from acknowledgement to the warehouse (default 30)')
-    .option(
-      '--publish-at-backlog <deliveries>',
-      'unpublished deliveries that start a publish before the interval is up (default 5000)',
-    )
     .option('--body-limit <bytes>', 'largest accepted delivery body (default 10 MiB)')
     .option(
       '--data-dir <dir>',
@@ -47,7 +42,6 @@ export function registerSink(program: Command): void {
         host: flags.host,
         port: integerFlag('--port', flags.port, 0, 65_535),
         publishIntervalMs: secondsFlag('--publish-interval', flags.publishInterval),
-        publishAtBacklog: integerFlag('--publish-at-backlog', flags.publishAtBacklog, 1, 10_000_000),
         bodyLimitBytes: integerFlag('--body-limit', flags.bodyLimit, 1, Number.MAX_SAFE_INTEGER),
         logger,
       }).catch((error: Error & { code?: string }) => {

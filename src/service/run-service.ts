@@ -15,7 +15,6 @@ export interface ServiceFlags {
   port?: number;
   publishInterval?: number;
   bodyLimit?: number;
-  publishAtBacklog?: number;
   cron?: string;
   timezone?: string;
   dataDir?: string;
@@ -37,7 +36,6 @@ export async function runService(flags: ServiceFlags): Promise<void> {
     ...(flags.host ? { host: flags.host } : {}),
     ...(flags.port !== undefined ? { port: flags.port } : {}),
     ...(flags.bodyLimit ? { bodyLimitBytes: flags.bodyLimit } : {}),
-    ...(flags.publishAtBacklog ? { publishAtBacklog: flags.publishAtBacklog } : {}),
     ...(flags.publishInterval !== undefined ? { publishIntervalMs: flags.publishInterval * 1000 } : {}),
     logger,
   });

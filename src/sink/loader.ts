@@ -18,13 +18,6 @@ export const LOADER_READ_BATCH = 500;
 /** Deliveries per publish (~40 MB of rows at 2 KB): bounds memory after a long backlog. */
 export const MAX_DELIVERIES_PER_PUBLISH = 20_000;
 
-/**
- * Unpublished deliveries that start a publish at once, before the interval is up. Under
- * sustained load publishes then come this often and each stays one batch of a second or
- * two, so documents are visible well within the interval; a trickle still waits for it.
- */
-export const DEFAULT_PUBLISH_AT_BACKLOG = 5_000;
-
 /** Loaded deliveries are kept this long in the inbox (for `status` and forensics), then pruned. */
 export const INBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
@@ -50,8 +43,6 @@ export interface LoaderOptions {
   /** undefined: schema validation off (valid_schema NULL). */
   readonly validators: SchemaValidators | undefined;
   readonly publishIntervalMs: number;
-  /** Unpublished deliveries that start a publish at once (DEFAULT_PUBLISH_AT_BACKLOG). */
-  readonly publishAtBacklog: number;
   readonly publish: PublishStream;
   readonly logger: Logger;
   readonly onPublished: (result: LoadResult) => void;
@@ -84,8 +75,6 @@ export class Loader {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<LoadResult> | undefined;
   #oldestPendingMs: number | undefined;
-  /** Deliveries acknowledged since the last cycle started. */
-  #unpublished = 0;
   #lastPublishMs = 0;
   #lastPublishDurationMs = INITIAL_PUBLISH_ESTIMATE_MS;
   #stopped = false;
@@ -112,14 +101,10 @@ export class Loader {
     this.#arm();
   }
 
-  /** Called after each group commit with the time of its first delivery and how many it held. */
-  noteAcknowledged(receivedAt: string, deliveries: number): void {
-    this.#unpublished += deliveries;
-    this.#oldestPendingMs ??= Date.parse(receivedAt);
-    if (this.#unpublished >= this.#o.publishAtBacklog && this.#timer) {
-      clearTimeout(this.#timer); // due now rather than at the interval
-      this.#timer = undefined;
-    }
+  /** Called after each group commit with the time of its first delivery. */
+  noteAcknowledged(receivedAt: string): void {
+    if (this.#oldestPendingMs !== undefined) return;
+    this.#oldestPendingMs = Date.parse(receivedAt);
     this.#arm();
   }
 
@@ -154,8 +139,7 @@ export class Loader {
     if (this.#stopped || this.#timer || this.#running || this.#oldestPendingMs === undefined) return;
     const lead = Math.max(MIN_PUBLISH_LEAD_MS, this.#lastPublishDurationMs * 1.5);
     const due = this.#oldestPendingMs + this.#o.publishIntervalMs - lead;
-    const backlogFull = this.#unpublished >= this.#o.publishAtBacklog;
-    const delay = delayMs ?? (backlogFull ? 0 : Math.max(0, due - Date.now()));
+    const delay = delayMs ?? Math.max(0, due - Date.now());
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#cycle().catch(() => undefined);
@@ -166,7 +150,6 @@ export class Loader {
   #cycle(): Promise<LoadResult> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#unpublished = 0;
     const run = this.#loadAll();
     this.#running = run;
     run.then(

@@ -1,7 +1,6 @@
 import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
 import { DEFAULT_INBOX_BUSY_TIMEOUT_MS } from './inbox-writer.js';
-import { DEFAULT_PUBLISH_AT_BACKLOG } from './loader.js';
 
 /** Loopback by default: the sink is meant to sit behind a TLS-terminating reverse proxy. */
 export const DEFAULT_SINK_HOST = '127.0.0.1';
@@ -35,8 +34,6 @@ export interface SinkOptions {
   readonly validateSchemas?: boolean;
   /** Opens the loader's inbox handle (default openInboxDb): tests watch the inbox through it. */
   readonly openInbox?: (dataDir: string) => InboxDb;
-  /** Unpublished deliveries that start a publish before the interval is up (default 5,000). */
-  readonly publishAtBacklog?: number;
   /** How long an inbox commit waits for another writer's lock before the sink answers 503. */
   readonly inboxBusyTimeoutMs?: number;
 }
@@ -50,7 +47,6 @@ export interface ResolvedSinkOptions {
   readonly publishIntervalMs: number;
   readonly validateSchemas: boolean;
   readonly inboxBusyTimeoutMs: number;
-  readonly publishAtBacklog: number;
 }
 
 export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
@@ -62,7 +58,6 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     publishIntervalMs: options.publishIntervalMs ?? DEFAULT_PUBLISH_INTERVAL_MS,
     validateSchemas: options.validateSchemas ?? true,
     inboxBusyTimeoutMs: options.inboxBusyTimeoutMs ?? DEFAULT_INBOX_BUSY_TIMEOUT_MS,
-    publishAtBacklog: options.publishAtBacklog ?? DEFAULT_PUBLISH_AT_BACKLOG,
   };
   if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65_535)
     throw new RangeError(`sink: port must be an integer 0..65535, got ${resolved.port}`);
@@ -70,9 +65,5 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     throw new RangeError(`sink: body limit must be a positive integer, got ${resolved.bodyLimitBytes}`);
   if (!Number.isFinite(resolved.publishIntervalMs) || resolved.publishIntervalMs < 0)
     throw new RangeError(`sink: publish interval must be >= 0 ms, got ${resolved.publishIntervalMs}`);
-  if (!Number.isInteger(resolved.publishAtBacklog) || resolved.publishAtBacklog < 1)
-    throw new RangeError(
-      `sink: publish-at backlog must be a positive integer, got ${resolved.publishAtBacklog}`,
-    );
   return resolved;
 }

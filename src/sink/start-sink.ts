@@ -70,7 +70,6 @@ export async function startSink(
     registry,
     validators: o.validateSchemas ? new SchemaValidators(o.dataDir) : undefined,
     publishIntervalMs: o.publishIntervalMs,
-    publishAtBacklog: o.publishAtBacklog,
     publish,
     logger,
     onPublished: (result) => {
@@ -95,7 +94,7 @@ export async function startSink(
     onCommitted: (deliveries, durationMs) => {
       metrics.committed(deliveries.length, durationMs);
       const first = deliveries[0];
-      if (first) loader.noteAcknowledged(first.receivedAt, deliveries.length);
+      if (first) loader.noteAcknowledged(first.receivedAt);
     },
   });
   const ctx = { registry, writer, metrics, bodyLimitBytes: o.bodyLimitBytes, logger };

@@ -76,25 +76,6 @@ describe('sink loader', () => {
     expect(sink.stats().backlog).toBe(0);
   });
 
-  it('publishes at once, before the interval, when the backlog reaches publishAtBacklog', async () => {
-    const hook = insertHook(data.dir);
-    sink = await startSink({
-      dataDir: data.dir,
-      port: 0,
-      publishIntervalMs: 600_000,
-      publishAtBacklog: 5,
-      logger: silent,
-    });
-    for (let i = 0; i < 4; i++)
-      expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument(`b${i}`)]))).toBe(200);
-    await sleep(200);
-    expect(sink.stats().publishes).toBe(0);
-    expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument('b4')]))).toBe(200);
-    for (let i = 0; i < 200 && sink.stats().publishes === 0; i++) await sleep(50);
-    expect(sink.stats().publishes).toBe(1);
-    expect(await count(data.dir, 'select count(*) from stream_documents')).toBe(5);
-  });
-
   it('keeps the inbox when a publish fails, counts it, and retries', async () => {
     const hook = insertHook(data.dir);
     let calls = 0;
