@@ -22,14 +22,19 @@ interface HookByTokenRow {
 export const DELETED_HOOK_STATUS = 'DELETED';
 
 /**
- * Reads the hook registry of state.sqlite for the sink. Statements are prepared once and run
- * per request (better-sqlite3 directly: microseconds, no query building on the hot path), so a
- * hook created or deleted by another process is seen by the very next push (WAL readers see
- * every committed write).
+ * Reads the hook registry of state.sqlite for the sink. Hooks found are cached until
+ * `PRAGMA data_version` says another connection (the `hooks` commands, another process)
+ * committed to the file, so a hook created or deleted elsewhere is seen by the very next
+ * push, and the hot path costs one cheap pragma instead of a query. Unknown tokens are never
+ * cached: a hook is usable the moment it is registered. The sink itself never writes hooks
+ * through this connection (its own writes would not change data_version).
  */
 export class HookRegistry {
   readonly #byToken: Statement<[string], HookByTokenRow>;
   readonly #all: Statement<[], Row>;
+  readonly #dataVersion: Statement<[], number>;
+  readonly #cache = new Map<string, RegisteredHook>();
+  #cachedVersion: number | undefined;
 
   constructor(state: StateDb) {
     this.#byToken = state.sqlite.prepare(
@@ -42,13 +47,28 @@ export class HookRegistry {
               updated, version, created_at, deleted_at
        from hooks order by hook_id`,
     );
+    this.#dataVersion = state.sqlite.prepare<[], number>('pragma data_version').pluck();
   }
 
   /** The live hook whose path token this is; undefined when unknown or deleted. */
   byPathToken(token: string): RegisteredHook | undefined {
+    const version = this.#dataVersion.get();
+    if (version !== this.#cachedVersion) {
+      this.#cache.clear();
+      this.#cachedVersion = version;
+    }
+    const cached = this.#cache.get(token);
+    if (cached) return cached;
     const row = this.#byToken.get(token);
     if (!row) return undefined;
-    return { hookId: row.hook_id, searchId: row.search_id, searchType: row.search_type, secret: row.secret };
+    const hook = {
+      hookId: row.hook_id,
+      searchId: row.search_id,
+      searchType: row.search_type,
+      secret: row.secret,
+    };
+    this.#cache.set(token, hook);
+    return hook;
   }
 
   /** Every hook of the registry as `hooks` warehouse rows (no secrets). */

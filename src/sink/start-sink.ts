@@ -94,7 +94,7 @@ export async function startSink(
     onCommitted: (deliveries, durationMs) => {
       metrics.committed(deliveries.length, durationMs);
       const first = deliveries[0];
-      if (first) loader.noteAcknowledged(first.receivedAt);
+      if (first) loader.noteAcknowledged(first.receivedAt, deliveries.length);
     },
   });
   const ctx = { registry, writer, metrics, bodyLimitBytes: o.bodyLimitBytes, logger };
