@@ -162,7 +162,10 @@ export class Loader {
    */
   #arm(delayMs?: number): void {
     if (this.#stopped || this.#timer || this.#running || this.#oldestPendingMs === undefined) return;
-    if (delayMs !== undefined) return this.#setTimer(delayMs, true);
+    if (delayMs !== undefined) {
+      this.#setTimer(delayMs, true);
+      return;
+    }
     const expected = Math.max(this.#lastPublishDurationMs, this.#unpublished * this.#msPerDelivery);
     const lead = Math.min(Math.max(MIN_PUBLISH_LEAD_MS, expected * 1.5), this.#o.publishIntervalMs / 2);
     const wait = this.#oldestPendingMs + this.#o.publishIntervalMs - lead - Date.now();
