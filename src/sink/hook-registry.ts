@@ -24,10 +24,11 @@ export const DELETED_HOOK_STATUS = 'DELETED';
 /**
  * Reads the hook registry of state.sqlite for the sink. Hooks found are cached until
  * `PRAGMA data_version` says another connection (the `hooks` commands, another process)
- * committed to the file, so a hook created or deleted elsewhere is seen by the very next
- * push, and the hot path costs one cheap pragma instead of a query. Unknown tokens are never
- * cached: a hook is usable the moment it is registered. The sink itself never writes hooks
- * through this connection (its own writes would not change data_version).
+ * committed to the file; the pragma runs once per event-loop turn, not per push, so a hook
+ * deleted elsewhere is refused from the next turn on (pushes of the same turn were already
+ * in flight with the deletion). Unknown tokens are never cached: a hook is usable the
+ * moment it is registered. The sink itself never writes hooks through this connection (its
+ * own writes would not change data_version).
  */
 export class HookRegistry {
   readonly #byToken: Statement<[string], HookByTokenRow>;
@@ -35,6 +36,7 @@ export class HookRegistry {
   readonly #dataVersion: Statement<[], number>;
   readonly #cache = new Map<string, RegisteredHook>();
   #cachedVersion: number | undefined;
+  #checkedThisTurn = false;
 
   constructor(state: StateDb) {
     this.#byToken = state.sqlite.prepare(
@@ -52,10 +54,16 @@ export class HookRegistry {
 
   /** The live hook whose path token this is; undefined when unknown or deleted. */
   byPathToken(token: string): RegisteredHook | undefined {
-    const version = this.#dataVersion.get();
-    if (version !== this.#cachedVersion) {
-      this.#cache.clear();
-      this.#cachedVersion = version;
+    if (!this.#checkedThisTurn) {
+      this.#checkedThisTurn = true;
+      setImmediate(() => {
+        this.#checkedThisTurn = false;
+      });
+      const version = this.#dataVersion.get();
+      if (version !== this.#cachedVersion) {
+        this.#cache.clear();
+        this.#cachedVersion = version;
+      }
     }
     const cached = this.#cache.get(token);
     if (cached) return cached;
