@@ -18,6 +18,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class Throttle {
   private readonly limit: LimitFunction;
   private nextSlot = 0;
+  /** When the last request started (Date.now()): starts are never closer than one interval. */
+  private lastStart = Number.NEGATIVE_INFINITY;
   private pausedUntil = 0;
   private successes = 0;
   /** When the rate was last halved (see pauseFor). */
@@ -83,6 +85,11 @@ export class Throttle {
     this.onRate?.(this.currentRps, 'recovering');
   }
 
+  /** How long until one interval has passed since the last start (<= 0: now). */
+  private untilSpaced(): number {
+    return this.lastStart + 1000 / this.currentRps - Date.now();
+  }
+
   private async acquire(): Promise<void> {
     for (;;) {
       const now = Date.now();
@@ -93,7 +100,13 @@ export class Throttle {
       const slot = Math.max(now, this.nextSlot);
       this.nextSlot = slot + 1000 / this.currentRps;
       if (slot > now) await sleep(slot - now);
-      if (this.pausedUntil <= Date.now()) return;
+      // A timer that fired late must not bring the next start within one interval of it: a
+      // server with a burst of 1 would answer 429. The lateness shifts the later starts.
+      for (let wait = this.untilSpaced(); wait > 0; wait = this.untilSpaced()) await sleep(wait);
+      if (this.pausedUntil <= Date.now()) {
+        this.lastStart = Date.now();
+        return;
+      }
     }
   }
 }

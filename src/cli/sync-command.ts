@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { numberIn } from './simulate-command.js';
 
 const collect = (value: string, previous: string[] = []) => {
@@ -25,6 +25,8 @@ export function registerSync(program: Command): void {
     .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
     .option('--campaign <id>', 'only this campaign (repeatable)', collect)
     .option('--json', 'print the summary as JSON')
+    // What started the run, recorded in it (serve passes scheduled / catch-up / retry).
+    .addOption(new Option('--trigger <name>').default('manual').hideHelp())
     .action(async (flags: SyncCommandFlags) => {
       const { resolveSyncConfig } = await import('../config/sync-config.js');
       const config = resolveSyncConfig(flags);
@@ -48,6 +50,7 @@ export function registerSync(program: Command): void {
           now: () => new Date(),
           onProgress: (p) => progress.update(p),
           signal: abort.signal,
+          trigger: flags.trigger,
         });
         progress.stop();
         if (flags.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -75,4 +78,5 @@ interface SyncCommandFlags {
   concurrency?: number;
   campaign?: string[];
   json?: boolean;
+  trigger: string;
 }

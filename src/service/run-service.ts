@@ -2,13 +2,14 @@
  * `campaign-warehouse serve`: the sink and the scheduler in one process, until SIGTERM or
  * SIGINT: then stop scheduling, let a running sync stop at a safe point (it stays
  * resumable), close the sink gracefully (in-flight commits finish, the inbox is published).
+ * Each sync runs as a child process (spawn-sync.ts), so it never holds the sink's event loop.
  */
 import { resolveSyncConfig } from '../config/sync-config.js';
-import { runSync } from '../extract/run-sync.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
 import { createLogger } from '../util/logger.js';
 import { Scheduler } from './scheduler.js';
+import { spawnSync } from './spawn-sync.js';
 
 export interface ServiceFlags {
   host?: string;
@@ -46,13 +47,16 @@ export async function runService(flags: ServiceFlags): Promise<void> {
     state,
     logger,
     now: () => new Date(),
-    sync: async (snapshotDate, trigger, signal) => {
-      const summary = await runSync(
-        { ...config, snapshotDate },
-        { logger, now: () => new Date(), trigger, signal },
-      );
-      logger.info({ ...summary }, 'sync finished');
-    },
+    sync: (snapshotDate, trigger, signal) =>
+      spawnSync({
+        snapshotDate,
+        trigger,
+        signal,
+        logger,
+        dataDir: config.dataDir,
+        ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+        ...(flags.config ? { configFile: flags.config } : {}),
+      }),
   });
   scheduler.start();
   logger.info(

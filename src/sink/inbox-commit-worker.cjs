@@ -3,14 +3,22 @@
 // Protocol: workerData { file, busyTimeoutMs }; each message { seq, rows } with rows
 // [hookId, receivedAt, body, bytes, documents][], answered { seq, ids, durationMs } once the
 // transaction is committed and fsynced, or { seq, error } when it could not be;
-// { close: true } closes the database and ends the thread.
+// { close: true } closes the database and ends the thread. If the database cannot be
+// opened, it posts { fatal } and exits.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require('better-sqlite3');
 
-const sqlite = new Database(workerData.file);
-sqlite.pragma('journal_mode = WAL');
-sqlite.pragma('synchronous = FULL');
-sqlite.pragma(`busy_timeout = ${Number(workerData.busyTimeoutMs)}`);
+let sqlite;
+try {
+  sqlite = new Database(workerData.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma(`busy_timeout = ${Number(workerData.busyTimeoutMs)}`);
+} catch (error) {
+  // Errors lose their message crossing threads: say it, then end (the writer rejects the batch).
+  parentPort.postMessage({ fatal: error instanceof Error ? `${error.message}` : String(error) });
+  process.exit(1);
+}
 const insert = sqlite.prepare(
   'insert into deliveries (hook_id, received_at, body, bytes, documents) values (?, ?, ?, ?, ?)',
 );

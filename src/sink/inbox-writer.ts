@@ -21,6 +21,11 @@ type WorkerReply =
   | { readonly seq: number; readonly ids: number[]; readonly durationMs: number }
   | { readonly seq: number; readonly error: string };
 
+/** What the worker says when it cannot open the inbox (it then ends). */
+interface WorkerFatal {
+  readonly fatal: string;
+}
+
 /**
  * Upper bound of one group commit: bounds the transaction's size (and the latency of its
  * deliveries) under a burst.
@@ -50,7 +55,7 @@ export class InboxWriter {
   readonly #onCommitted: (deliveries: readonly InboxDelivery[], durationMs: number) => void;
   #worker: Worker | undefined;
   #queue: QueuedDelivery[] = [];
-  #inFlight: { seq: number; batch: QueuedDelivery[] } | undefined;
+  #inFlight: { seq: number; batch: QueuedDelivery[]; worker: Worker } | undefined;
   #seq = 0;
   #scheduled = false;
   #closed = false;
@@ -125,11 +130,18 @@ export class InboxWriter {
     }
     const batch = this.#queue.splice(0, MAX_GROUP_COMMIT);
     this.#seq += 1;
-    this.#inFlight = { seq: this.#seq, batch };
     const rows = batch.map(({ delivery: d }) => [d.hookId, d.receivedAt, d.body, d.body.length, d.documents]);
-    const worker = this.#workerNow();
-    worker.ref(); // a commit in flight keeps the process alive until it is answered
-    worker.postMessage({ seq: this.#seq, rows });
+    try {
+      const worker = this.#workerNow();
+      this.#inFlight = { seq: this.#seq, batch, worker };
+      worker.ref(); // a commit in flight keeps the process alive until it is answered
+      worker.postMessage({ seq: this.#seq, rows });
+    } catch (error) {
+      this.#inFlight = undefined;
+      const failure = new Error(`inbox worker unavailable: ${describe(error)}`);
+      for (const entry of batch) entry.reject(failure);
+      setImmediate(() => this.#send());
+    }
   }
 
   #workerNow(): Worker {
@@ -137,13 +149,22 @@ export class InboxWriter {
     const worker = new Worker(WORKER_FILE, {
       workerData: { file: this.#file, busyTimeoutMs: this.#busyTimeoutMs },
     });
-    worker.on('message', (reply: WorkerReply) => this.#settle(reply));
-    const lost = (why: string) => {
+    let failure: string | undefined;
+    worker.on('message', (message: WorkerReply | WorkerFatal) => {
+      if ('fatal' in message) failure = `inbox worker failed: ${message.fatal}`;
+      else this.#settle(message);
+    });
+    worker.on('error', (error) => {
+      failure ??= `inbox worker failed: ${describe(error)}`;
+    });
+    // 'exit' always follows 'error': the batch this worker held is settled once, here, and
+    // never one that a newer worker holds.
+    worker.on('exit', (code) => {
       if (this.#worker === worker) this.#worker = undefined;
-      if (this.#inFlight) this.#settle({ seq: this.#inFlight.seq, error: why });
-    };
-    worker.on('error', (error) => lost(`inbox worker failed: ${error.message}`));
-    worker.on('exit', (code) => lost(`inbox worker exited with code ${code}`));
+      const inFlight = this.#inFlight;
+      if (inFlight?.worker === worker)
+        this.#settle({ seq: inFlight.seq, error: failure ?? `inbox worker exited with code ${code}` });
+    });
     this.#worker = worker;
     return worker;
   }
@@ -167,4 +188,11 @@ export class InboxWriter {
     }
     this.#send();
   }
+}
+
+/** An error's message, also for errors that lost theirs crossing a thread. */
+function describe(error: unknown): string {
+  const { message, code } = (error ?? {}) as { message?: unknown; code?: unknown };
+  if (typeof message === 'string' && message !== '') return message;
+  return typeof code === 'string' ? code : String(error);
 }

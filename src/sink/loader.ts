@@ -214,6 +214,8 @@ export class Loader {
       const pending = await this.#readPending();
       if (pending.deliveries === 0) break;
       await this.#o.publish(this.#o.dataDir, pending.batch);
+      // A write on the loader's own connection: it may wait (on the event loop) for the
+      // commit worker's transaction to end, one group commit at most.
       this.#mark.run(new Date().toISOString(), pending.firstId, pending.lastId);
       this.#lastPublishMs = Date.now();
       this.#lastPublishDurationMs = performance.now() - started;

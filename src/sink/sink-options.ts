@@ -65,5 +65,9 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     throw new RangeError(`sink: body limit must be a positive integer, got ${resolved.bodyLimitBytes}`);
   if (!Number.isFinite(resolved.publishIntervalMs) || resolved.publishIntervalMs < 0)
     throw new RangeError(`sink: publish interval must be >= 0 ms, got ${resolved.publishIntervalMs}`);
+  if (!Number.isInteger(resolved.inboxBusyTimeoutMs) || resolved.inboxBusyTimeoutMs < 0)
+    throw new RangeError(
+      `sink: inbox busy timeout must be an integer >= 0 ms, got ${resolved.inboxBusyTimeoutMs}`,
+    );
   return resolved;
 }

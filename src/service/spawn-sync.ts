@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Logger } from '../util/logger.js';
+import { packageRoot } from '../util/package-root.js';
+
+/** The built CLI (`npm ci` builds it): the service runs each sync through it. */
+export const CLI_MAIN = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+
+export interface SpawnSyncInput {
+  readonly snapshotDate: string;
+  /** Recorded in the run: scheduled, catch-up, retry. */
+  readonly trigger: string;
+  readonly dataDir: string;
+  readonly baseUrl?: string;
+  readonly configFile?: string;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+/**
+ * Runs one sync as a child process of the CLI, as `serve` does: the sync's CPU, memory and
+ * synchronous DuckDB calls then never hold the sink's event loop (acknowledgements never
+ * wait for a sync), and a sync that crashes cannot take the sink down. The child inherits the
+ * environment (CW_API_KEY never goes on its command line) and stderr (its JSON log lines);
+ * its summary is logged here. Aborting sends SIGTERM: the sync stops at a safe point and stays
+ * resumable. Resolves on exit 0; otherwise rejects with the child's last line of stderr.
+ */
+export function spawnSync(input: SpawnSyncInput): Promise<void> {
+  const args = [
+    CLI_MAIN,
+    'sync',
+    '--json',
+    '--snapshot-date',
+    input.snapshotDate,
+    '--trigger',
+    input.trigger,
+  ];
+  args.push('--data-dir', input.dataDir);
+  if (input.baseUrl) args.push('--base-url', input.baseUrl);
+  if (input.configFile) args.push('--config', input.configFile);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let lastError = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    process.stderr.write(text);
+    const lines = text.split('\n').filter((line) => line.startsWith('campaign-warehouse:'));
+    if (lines.length) lastError = lines.at(-1)!;
+  });
+  const stop = () => child.kill('SIGTERM');
+  input.signal.addEventListener('abort', stop, { once: true });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      input.signal.removeEventListener('abort', stop);
+      if (code === 0) {
+        const summary = stdout.trim().split('\n').at(-1);
+        input.logger.info(summary ? JSON.parse(summary) : {}, 'sync finished');
+        resolve();
+        return;
+      }
+      reject(new Error(lastError || `sync exited with ${signal ?? `code ${code}`}`));
+    });
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * serve's syncs run as child processes of the built CLI (spawn-sync.ts): the run is recorded
+ * with serve's trigger, a failure rejects with the child's one-line error (never the key),
+ * and aborting stops the child.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from '../../src/service/spawn-sync.js';
+import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
+import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { ensureBuiltCli } from '../helpers/built-cli.js';
+
+const logger = pino({ level: 'silent' });
+let sim: RunningSimulator;
+let root: string;
+const savedKey = process.env.CW_API_KEY;
+
+beforeAll(async () => {
+  ensureBuiltCli();
+  sim = await startSimulator({
+    seed: 3,
+    size: {
+      workspaces: 1,
+      tagsPerWorkspace: 2,
+      campaigns: 2,
+      postsPerCampaign: 10,
+      influencersPerCampaign: 3,
+    },
+  });
+  root = mkdtempSync(join(tmpdir(), 'cw-spawn-sync-'));
+}, 120_000);
+afterAll(async () => {
+  if (savedKey === undefined) delete process.env.CW_API_KEY;
+  else process.env.CW_API_KEY = savedKey;
+  await sim.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function runs(dataDir: string): { status: string; trigger: string; snapshot_date: string }[] {
+  if (!existsSync(join(dataDir, 'state.sqlite'))) return [];
+  const db = new Database(join(dataDir, 'state.sqlite'), { readonly: true });
+  try {
+    const ready = db.prepare("select 1 from sqlite_master where name = 'runs'").get();
+    if (!ready) return []; // migrations not applied yet
+    return db.prepare('select status, trigger, snapshot_date from runs').all() as {
+      status: string;
+      trigger: string;
+      snapshot_date: string;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('spawnSync', () => {
+  it('runs the sync in a child process and records the trigger', async () => {
+    process.env.CW_API_KEY = 'sim-key';
+    const dataDir = join(root, 'ok');
+    await spawnSync({
+      snapshotDate: '2026-11-20',
+      trigger: 'catch-up',
+      dataDir,
+      baseUrl: sim.url,
+      signal: new AbortController().signal,
+      logger,
+    });
+    expect(runs(dataDir)).toEqual([
+      { status: 'succeeded', trigger: 'catch-up', snapshot_date: '2026-11-20' },
+    ]);
+    const { rows } = await queryReadOnly(dataDir, 'select count(*) from campaign_metrics');
+    expect(rows[0]?.[0]).toBe(2);
+  });
+
+  it('rejects with the child one-line error, without the key', async () => {
+    process.env.CW_API_KEY = 'wrong-key-7d3e1a';
+    const failure = spawnSync({
+      snapshotDate: '2026-11-20',
+      trigger: 'retry',
+      dataDir: join(root, 'bad-key'),
+      baseUrl: sim.url,
+      signal: new AbortController().signal,
+      logger,
+    });
+    await expect(failure).rejects.toThrow(/^campaign-warehouse: .*401/);
+    await failure.catch((error: Error) => expect(error.message).not.toContain('wrong-key-7d3e1a'));
+    expect(runs(join(root, 'bad-key'))).toMatchObject([{ status: 'failed', trigger: 'retry' }]);
+  });
+
+  it('aborting stops the running child at a safe point: its run is not marked succeeded', async () => {
+    process.env.CW_API_KEY = 'sim-key';
+    const abort = new AbortController();
+    const dataDir = join(root, 'aborted');
+    const running = spawnSync({
+      snapshotDate: '2026-11-21',
+      trigger: 'scheduled',
+      dataDir,
+      baseUrl: sim.url,
+      signal: abort.signal,
+      logger,
+    });
+    // Once the child has recorded its run (it is syncing), ask it to stop.
+    for (let i = 0; i < 200 && runs(dataDir).length === 0; i++) await sleep(25);
+    expect(runs(dataDir)).toMatchObject([{ status: 'running', trigger: 'scheduled' }]);
+    abort.abort();
+    await expect(running).rejects.toThrow();
+    expect(runs(dataDir).filter((r) => r.status === 'succeeded')).toEqual([]);
+  });
+});
