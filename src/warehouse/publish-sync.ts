@@ -87,8 +87,8 @@ function latestStaged(table: string, keys: readonly string[], order: string, whe
 /**
  * Entities: a staged entity replaces its row, keeping the earlier first_seen_at and the
  * later last_seen_at. The old rows' keys and times are set aside first (a narrow temp
- * table), so no join or window ever carries the wide `raw` column: a 1M-post upsert
- * stays within the publish memory limit.
+ * table), so the join's build side never carries the wide `raw` column, and posts (unique
+ * when staged) skip the window: a 1M-post upsert stays within the publish memory limit.
  */
 async function upsertEntities(connection: DuckDBConnection, table: EntityTable): Promise<number> {
   const keys = ENTITY_KEYS[table].map(id).join(', ');
