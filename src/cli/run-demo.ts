@@ -162,8 +162,9 @@ async function pushDemo(
     say(
       `deleted the hooks; simulator deliveries: ${JSON.stringify(pick(sim.hooks.stats(), ['attempted', 'acknowledged', 'duplicatesSent']))}`,
     );
-    const loaded = await sink.publishNow();
-    say(`published the inbox into the warehouse (${JSON.stringify(loaded)})`);
+    await sink.publishNow(); // whatever the loader has not published by itself yet
+    const { publishes, backlog } = sink.stats();
+    say(`the loader published the inbox into the warehouse: ${publishes} publish(es), backlog ${backlog}`);
     await ask(
       dataDir,
       'Documents per search type (each document once, however often it was delivered)',
