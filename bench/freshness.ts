@@ -120,7 +120,8 @@ export async function runFreshnessBench(args: string[]): Promise<Record<string, 
       const probing = (async () => {
         const probesUntil = performance.now() + (loadSeconds - 5) * 1000;
         for (let i = 0; performance.now() < probesUntil; i++) {
-          acks.set(`load-${i}`, await sendProbe(sink.url, hook, `load-${i}`));
+          // Probe ids of their own: the load's documents are load-0 .. load-511.
+          acks.set(`probe-${i}`, await sendProbe(sink.url, hook, `probe-${i}`));
           await sleep(PROBE_EVERY_MS);
         }
       })();
