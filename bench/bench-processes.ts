@@ -2,13 +2,14 @@
  * Child processes for benchmarks: the simulator and the CLI run apart from the measuring
  * process, so their CPU and memory do not mix with it (2 cores: simulator, sync).
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUILT_CLI } from '../src/util/built-cli.js';
 import { packageRoot } from '../src/util/package-root.js';
 
-export const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 const REPORT_RSS = join(packageRoot(), 'bench', 'report-rss.mjs');
 
 export function tempDir(prefix: string): string {
@@ -19,7 +20,7 @@ export function tempDir(prefix: string): string {
 export async function startSimulatorProcess(
   args: string[],
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'simulate', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'simulate', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -53,7 +54,7 @@ export interface CliRun {
 /** Runs the CLI as a user does, reporting its wall time and peak RSS. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', REPORT_RSS, CLI, ...args], {
+  const child = spawn(process.execPath, ['--import', REPORT_RSS, BUILT_CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,14 +1,14 @@
 /** Pieces shared by the sink and freshness benchmarks: child processes, a hook, signed requests. */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { hookPath, newPathToken } from '../src/sink/hook-path.js';
 import { hooks } from '../src/state/schema.js';
 import { openStateDb } from '../src/state/state-db.js';
-import { packageRoot } from '../src/util/package-root.js';
+import { BUILT_CLI } from '../src/util/built-cli.js';
 
 export interface BenchHook {
   readonly hookId: string;
@@ -126,8 +126,7 @@ export async function cannon(
 
 /** `campaign-warehouse sink` (built CLI) in a child process, on a free port. */
 export function startSinkChild(dataDir: string, args: string[] = []): Promise<ChildServer> {
-  const cli = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
-  const child = spawn(process.execPath, [cli, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CW_LOG_LEVEL: 'info' },
   });

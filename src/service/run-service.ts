@@ -2,14 +2,14 @@
  * `campaign-warehouse serve`: the sink and the scheduler in one process, until SIGTERM or
  * SIGINT: then stop scheduling, let a running sync stop at a safe point (it stays
  * resumable), close the sink gracefully (in-flight commits finish, the inbox is published).
- * Each sync runs as a child process (spawn-sync.ts), so it never holds the sink's event loop.
+ * Each sync runs as a child process (run-sync-in-child.ts), so it never holds the sink's event loop.
  */
 import { resolveSyncConfig } from '../config/sync-config.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
 import { createLogger } from '../util/logger.js';
+import { runSyncInChild } from './run-sync-in-child.js';
 import { Scheduler } from './scheduler.js';
-import { spawnSync } from './spawn-sync.js';
 
 export interface ServiceFlags {
   host?: string;
@@ -48,7 +48,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
     logger,
     now: () => new Date(),
     sync: (snapshotDate, trigger, signal) =>
-      spawnSync({
+      runSyncInChild({
         snapshotDate,
         trigger,
         signal,

@@ -1,8 +1,8 @@
 // The sink's inbox commits, on a worker thread (see inbox-writer.ts). Plain CommonJS so the
 // same file runs under the built CLI and under vitest, which cannot start a TypeScript worker.
-// Protocol: workerData { file, busyTimeoutMs }; each message { seq, rows } with rows
-// [hookId, receivedAt, body, bytes, documents][], answered { seq, ids, durationMs } once the
-// transaction is committed and fsynced, or { seq, error } when it could not be;
+// Protocol: workerData { file, pragmas }; each message { rows } with rows
+// [hookId, receivedAt, body, bytes, documents][], answered { ids, durationMs } once the
+// transaction is committed and fsynced, or { error } when it could not be (one batch at a time);
 // { close: true } closes the database and ends the thread. If the database cannot be
 // opened, it posts { fatal } and exits.
 const { parentPort, workerData } = require('node:worker_threads');
@@ -11,9 +11,7 @@ const Database = require('better-sqlite3');
 let sqlite;
 try {
   sqlite = new Database(workerData.file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma(`busy_timeout = ${Number(workerData.busyTimeoutMs)}`);
+  for (const pragma of workerData.pragmas) sqlite.pragma(pragma);
 } catch (error) {
   // Errors lose their message crossing threads: say it, then end (the writer rejects the batch).
   parentPort.postMessage({ fatal: error instanceof Error ? `${error.message}` : String(error) });
@@ -26,7 +24,7 @@ const commit = sqlite.transaction((rows) =>
   rows.map((row) => Number(insert.run(row[0], row[1], row[2], row[3], row[4]).lastInsertRowid)),
 );
 
-parentPort.on('message', ({ seq, rows, close }) => {
+parentPort.on('message', ({ rows, close }) => {
   if (close) {
     sqlite.close();
     parentPort.close();
@@ -35,8 +33,8 @@ parentPort.on('message', ({ seq, rows, close }) => {
   const started = performance.now();
   try {
     const ids = commit(rows);
-    parentPort.postMessage({ seq, ids, durationMs: performance.now() - started });
+    parentPort.postMessage({ ids, durationMs: performance.now() - started });
   } catch (error) {
-    parentPort.postMessage({ seq, error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
   }
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { DURABLE_PRAGMAS } from '../state/open-sqlite.js';
 import { packageRoot } from '../util/package-root.js';
 
 /** A verified delivery to keep: the exact raw body and what the loader needs about it. */
@@ -17,9 +18,8 @@ interface QueuedDelivery {
   reject(error: Error): void;
 }
 
-type WorkerReply =
-  | { readonly seq: number; readonly ids: number[]; readonly durationMs: number }
-  | { readonly seq: number; readonly error: string };
+/** The answer to a worker's one batch in flight. */
+type WorkerReply = { readonly ids: number[]; readonly durationMs: number } | { readonly error: string };
 
 /** What the worker says when it cannot open the inbox (it then ends). */
 interface WorkerFatal {
@@ -55,8 +55,8 @@ export class InboxWriter {
   readonly #onCommitted: (deliveries: readonly InboxDelivery[], durationMs: number) => void;
   #worker: Worker | undefined;
   #queue: QueuedDelivery[] = [];
-  #inFlight: { seq: number; batch: QueuedDelivery[]; worker: Worker } | undefined;
-  #seq = 0;
+  /** The batch being committed and the worker committing it (one at a time). */
+  #inFlight: { batch: QueuedDelivery[]; worker: Worker } | undefined;
   #scheduled = false;
   #closed = false;
   #idle: (() => void)[] = [];
@@ -129,13 +129,12 @@ export class InboxWriter {
       return;
     }
     const batch = this.#queue.splice(0, MAX_GROUP_COMMIT);
-    this.#seq += 1;
     const rows = batch.map(({ delivery: d }) => [d.hookId, d.receivedAt, d.body, d.body.length, d.documents]);
     try {
       const worker = this.#workerNow();
-      this.#inFlight = { seq: this.#seq, batch, worker };
+      this.#inFlight = { batch, worker };
       worker.ref(); // a commit in flight keeps the process alive until it is answered
-      worker.postMessage({ seq: this.#seq, rows });
+      worker.postMessage({ rows });
     } catch (error) {
       this.#inFlight = undefined;
       const failure = new Error(`inbox worker unavailable: ${describe(error)}`);
@@ -147,12 +146,15 @@ export class InboxWriter {
   #workerNow(): Worker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(WORKER_FILE, {
-      workerData: { file: this.#file, busyTimeoutMs: this.#busyTimeoutMs },
+      workerData: {
+        file: this.#file,
+        pragmas: [...DURABLE_PRAGMAS, `busy_timeout = ${this.#busyTimeoutMs}`],
+      },
     });
     let failure: string | undefined;
     worker.on('message', (message: WorkerReply | WorkerFatal) => {
       if ('fatal' in message) failure = `inbox worker failed: ${message.fatal}`;
-      else this.#settle(message);
+      else this.#settle(worker, message);
     });
     worker.on('error', (error) => {
       failure ??= `inbox worker failed: ${describe(error)}`;
@@ -161,17 +163,16 @@ export class InboxWriter {
     // never one that a newer worker holds.
     worker.on('exit', (code) => {
       if (this.#worker === worker) this.#worker = undefined;
-      const inFlight = this.#inFlight;
-      if (inFlight?.worker === worker)
-        this.#settle({ seq: inFlight.seq, error: failure ?? `inbox worker exited with code ${code}` });
+      this.#settle(worker, { error: failure ?? `inbox worker exited with code ${code}` });
     });
     this.#worker = worker;
     return worker;
   }
 
-  #settle(reply: WorkerReply): void {
+  /** Settles the batch `worker` holds, if it holds one (never a newer worker's). */
+  #settle(worker: Worker, reply: WorkerReply): void {
     const inFlight = this.#inFlight;
-    if (!inFlight || inFlight.seq !== reply.seq) return;
+    if (inFlight?.worker !== worker) return;
     this.#inFlight = undefined;
     const { batch } = inFlight;
     if ('error' in reply) {

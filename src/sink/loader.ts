@@ -28,7 +28,7 @@ export const INBOX_RETENTION_MS = 7 * 24 * 3_600_000;
  */
 export const INITIAL_PUBLISH_ESTIMATE_MS = 1_000;
 
-/** Publishes start at least this long before they are due (the duration of the last one, 1.5x, else this). */
+/** Publishes start at least this long before they are due (see #arm for the lead). */
 export const MIN_PUBLISH_LEAD_MS = 1_000;
 
 /**

@@ -11,6 +11,9 @@ export interface OpenedSqlite<S extends Record<string, unknown>> {
   close(): void;
 }
 
+/** What makes a commit durable (fsynced before it returns): every inbox and state connection. */
+export const DURABLE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL'] as const;
+
 /**
  * Opens (creating with mode 0600: it may hold hook secrets) a SQLite file in WAL mode with
  * synchronous=FULL, and applies the drizzle migrations of sql/<migrations>/.
@@ -24,8 +27,7 @@ export function openSqlite<S extends Record<string, unknown>>(
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
   const sqlite = new Database(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
+  for (const pragma of DURABLE_PRAGMAS) sqlite.pragma(pragma);
   // Writers of other processes (a sync's checkpoints, the CLI's hook commands) hold the lock
   // for milliseconds; wait for them rather than fail.
   sqlite.pragma('busy_timeout = 5000');

@@ -54,7 +54,7 @@ async function stagedTables(connection: DuckDBConnection): Promise<Set<string>> 
 
 async function replaceFacts(
   connection: DuckDBConnection,
-  table: string,
+  table: FactTable,
   segmented: boolean,
   input: PublishSyncInput,
 ): Promise<number> {
@@ -67,7 +67,7 @@ async function replaceFacts(
   await connection.run(`delete from main.${id(table)} where ${bind}`, params);
   // The last row appended for a key wins (a unit re-fetched after a resume).
   const result = await connection.run(
-    `insert into main.${id(table)} by name ${latestStaged(table, FACT_KEYS[table as FactTable], 'rowid desc', bind)}`,
+    `insert into main.${id(table)} by name ${latestStaged(table, FACT_KEYS[table], 'rowid desc', bind)}`,
     params,
   );
   return result.rowsChanged;

@@ -3,12 +3,12 @@
  * Covers the paths a user meets first: help, configuration errors, a sync, status, query.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
+import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 
 interface Run {
   readonly code: number;
@@ -45,17 +45,8 @@ describe('campaign-warehouse (built CLI)', () => {
 
   beforeAll(async () => {
     cli = ensureBuiltCli();
-    sim = await startSimulator({
-      seed: 5,
-      size: {
-        workspaces: 1,
-        tagsPerWorkspace: 2,
-        campaigns: 3,
-        postsPerCampaign: 12,
-        influencersPerCampaign: 4,
-      },
-    });
-    dir = mkdtempSync(join(tmpdir(), 'cw-e2e-'));
+    sim = await startSim({ size: { ...SMALL, campaigns: 3 } });
+    dir = tempDataDir();
   }, 120_000);
   afterAll(async () => {
     await sim?.close();

@@ -1,9 +1,9 @@
 /** The CLI as users run it (dist/, built by `npm ci`'s prepare step), rebuilt when sources are newer. */
+
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-export const CLI = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
+import { BUILT_CLI } from '../../src/util/built-cli.js';
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -19,12 +19,12 @@ export function ensureBuiltCli(): string {
     newestMtime(join(process.cwd(), 'src')),
     newestMtime(join(process.cwd(), 'pipelines')),
   );
-  if (!existsSync(CLI) || statSync(CLI).mtimeMs < sources) {
+  if (!existsSync(BUILT_CLI) || statSync(BUILT_CLI).mtimeMs < sources) {
     execFileSync(process.execPath, [
       join('node_modules', 'typescript', 'bin', 'tsc'),
       '-p',
       'tsconfig.build.json',
     ]);
   }
-  return CLI;
+  return BUILT_CLI;
 }

@@ -3,9 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import { BUILT_CLI } from '../../src/util/built-cli.js';
 import { packageRoot } from '../../src/util/package-root.js';
-
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 /**
  * Compiles the project to dist/ (tsconfig.build.json) so a child process can run the real CLI.
@@ -19,8 +18,8 @@ export async function buildCli(): Promise<string> {
       cwd: packageRoot(),
     },
   ).catch(() => undefined);
-  if (!existsSync(CLI)) throw new Error(`build did not produce ${CLI}`);
-  return CLI;
+  if (!existsSync(BUILT_CLI)) throw new Error(`build did not produce ${BUILT_CLI}`);
+  return BUILT_CLI;
 }
 
 export interface SinkChild {
@@ -34,7 +33,7 @@ export interface SinkChild {
 
 /** Runs `campaign-warehouse sink --port 0 ...` in a child process; resolves once it listens. */
 export function spawnSinkCli(dataDir: string, args: string[] = []): Promise<SinkChild> {
-  const child = spawn(process.execPath, [CLI, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CW_LOG_LEVEL: 'info' },
   });

@@ -1,19 +1,19 @@
 /**
- * serve's syncs run as child processes of the built CLI (spawn-sync.ts): the run is recorded
+ * serve's syncs run as child processes of the built CLI (run-sync-in-child.ts): the run is recorded
  * with serve's trigger, a failure rejects with the child's one-line error (never the key),
  * and aborting stops the child.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from '../../src/service/spawn-sync.js';
-import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
+import { runSyncInChild } from '../../src/service/run-sync-in-child.js';
+import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 
 const logger = pino({ level: 'silent' });
 let sim: RunningSimulator;
@@ -22,17 +22,8 @@ const savedKey = process.env.CW_API_KEY;
 
 beforeAll(async () => {
   ensureBuiltCli();
-  sim = await startSimulator({
-    seed: 3,
-    size: {
-      workspaces: 1,
-      tagsPerWorkspace: 2,
-      campaigns: 2,
-      postsPerCampaign: 10,
-      influencersPerCampaign: 3,
-    },
-  });
-  root = mkdtempSync(join(tmpdir(), 'cw-spawn-sync-'));
+  sim = await startSim({ size: { ...SMALL, campaigns: 2 } });
+  root = tempDataDir();
 }, 120_000);
 afterAll(async () => {
   if (savedKey === undefined) delete process.env.CW_API_KEY;
@@ -57,11 +48,11 @@ function runs(dataDir: string): { status: string; trigger: string; snapshot_date
   }
 }
 
-describe('spawnSync', () => {
+describe('runSyncInChild', () => {
   it('runs the sync in a child process and records the trigger', async () => {
     process.env.CW_API_KEY = 'sim-key';
     const dataDir = join(root, 'ok');
-    await spawnSync({
+    await runSyncInChild({
       snapshotDate: '2026-11-20',
       trigger: 'catch-up',
       dataDir,
@@ -78,7 +69,7 @@ describe('spawnSync', () => {
 
   it('rejects with the child one-line error, without the key', async () => {
     process.env.CW_API_KEY = 'wrong-key-7d3e1a';
-    const failure = spawnSync({
+    const failure = runSyncInChild({
       snapshotDate: '2026-11-20',
       trigger: 'retry',
       dataDir: join(root, 'bad-key'),
@@ -95,7 +86,7 @@ describe('spawnSync', () => {
     process.env.CW_API_KEY = 'sim-key';
     const abort = new AbortController();
     const dataDir = join(root, 'aborted');
-    const running = spawnSync({
+    const running = runSyncInChild({
       snapshotDate: '2026-11-21',
       trigger: 'scheduled',
       dataDir,

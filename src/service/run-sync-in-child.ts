@@ -1,12 +1,8 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { BUILT_CLI } from '../util/built-cli.js';
 import type { Logger } from '../util/logger.js';
-import { packageRoot } from '../util/package-root.js';
 
-/** The built CLI (`npm ci` builds it): the service runs each sync through it. */
-export const CLI_MAIN = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
-
-export interface SpawnSyncInput {
+export interface SyncInChildInput {
   readonly snapshotDate: string;
   /** Recorded in the run: scheduled, catch-up, retry. */
   readonly trigger: string;
@@ -25,17 +21,9 @@ export interface SpawnSyncInput {
  * its summary is logged here. Aborting sends SIGTERM: the sync stops at a safe point and stays
  * resumable. Resolves on exit 0; otherwise rejects with the child's last line of stderr.
  */
-export function spawnSync(input: SpawnSyncInput): Promise<void> {
-  const args = [
-    CLI_MAIN,
-    'sync',
-    '--json',
-    '--snapshot-date',
-    input.snapshotDate,
-    '--trigger',
-    input.trigger,
-  ];
-  args.push('--data-dir', input.dataDir);
+export function runSyncInChild(input: SyncInChildInput): Promise<void> {
+  const args = [BUILT_CLI, 'sync', '--json', '--snapshot-date', input.snapshotDate];
+  args.push('--trigger', input.trigger, '--data-dir', input.dataDir);
   if (input.baseUrl) args.push('--base-url', input.baseUrl);
   if (input.configFile) args.push('--config', input.configFile);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
