@@ -55,9 +55,11 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
     // Default publish interval: the loader's copies run as in production (at most one here).
     const sink = await startSinkChild(dataDir);
     let sinkFigures: CannonFigures;
+    let commits: { count: number; deliveries: number; seconds: number };
     try {
       await cannon(sink.url, requests, { connections, durationSeconds: WARMUP_SECONDS });
       sinkFigures = await cannon(sink.url, requests, { connections, durationSeconds });
+      commits = await commitFigures(sink.url);
     } finally {
       await sink.stop();
     }
@@ -72,6 +74,9 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       bare_p50_ms: bareFigures.p50Ms,
       bare_p99_ms: bareFigures.p99Ms,
       ratio: Number((sinkFigures.acksPerSecond / bareFigures.acksPerSecond).toFixed(3)),
+      commits: commits.count,
+      deliveries_per_commit: Number((commits.deliveries / commits.count).toFixed(1)),
+      commit_ms_mean: Number(((commits.seconds / commits.count) * 1000).toFixed(2)),
       body_bytes: Math.round(bodyBytes),
       connections,
       duration_s: durationSeconds,
@@ -103,9 +108,24 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       `sink/bare = ${figures.ratio} (target >= 0.35); targets: >= 5,000 acks/s, p99 < 50 ms; ` +
         `${connections} connections, ${figures.body_bytes}-byte bodies, ${durationSeconds} s each\n`,
     );
+    process.stdout.write(
+      `inbox group commits: ${figures.commits} (warm-up included), ${figures.deliveries_per_commit} ` +
+        `deliveries and ${figures.commit_ms_mean} ms each on average\n`,
+    );
     process.stdout.write(`${JSON.stringify(figures)}\n`);
     return figures;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Group commits so far, from the sink's own /metrics (histogram counts and sums). */
+async function commitFigures(url: string): Promise<{ count: number; deliveries: number; seconds: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    count: value('sink_inbox_commit_deliveries_count'),
+    deliveries: value('sink_inbox_commit_deliveries_sum'),
+    seconds: value('sink_inbox_commit_seconds_sum'),
+  };
 }

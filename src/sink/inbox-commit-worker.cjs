@@ -1,11 +1,12 @@
 // The sink's inbox commits, on a worker thread (see inbox-writer.ts). Plain CommonJS so the
 // same file runs under the built CLI and under vitest, which cannot start a TypeScript worker.
-// Protocol: workerData { file, pragmas }; each message { rows } with rows
-// [hookId, receivedAt, body, bytes, documents][], answered { ids, durationMs } once the
-// transaction is committed and fsynced, or { error } when it could not be (one batch at a time);
-// { close: true } closes the database and ends the thread. If the database cannot be
-// opened, it posts { fatal } and exits.
-const { parentPort, workerData } = require('node:worker_threads');
+// Protocol: workerData { file, pragmas, maxRows }; each message { seq, rows } with rows
+// [hookId, receivedAt, body, bytes, documents][]. Messages already waiting when a commit starts
+// join it (up to maxRows rows): ONE transaction, committed and fsynced, answers all of them with
+// { commits: [{ seq, ids }], durationMs }, or { seqs, error } when it could not be committed.
+// { close: true } closes the database and ends the thread. If the database cannot be opened,
+// it posts { fatal } and exits.
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const Database = require('better-sqlite3');
 
 let sqlite;
@@ -20,21 +21,44 @@ try {
 const insert = sqlite.prepare(
   'insert into deliveries (hook_id, received_at, body, bytes, documents) values (?, ?, ?, ?, ?)',
 );
-const commit = sqlite.transaction((rows) =>
-  rows.map((row) => Number(insert.run(row[0], row[1], row[2], row[3], row[4]).lastInsertRowid)),
+const commit = sqlite.transaction((batches) =>
+  batches.map(({ seq, rows }) => ({
+    seq,
+    ids: rows.map((row) => Number(insert.run(row[0], row[1], row[2], row[3], row[4]).lastInsertRowid)),
+  })),
 );
 
-parentPort.on('message', ({ rows, close }) => {
-  if (close) {
-    sqlite.close();
-    parentPort.close();
-    return;
+let closing = false;
+
+parentPort.on('message', (first) => {
+  if (first.close) return close();
+  const batches = [first];
+  let rows = first.rows.length;
+  // Group commit across messages: whatever the event loop posted while the last commit ran.
+  while (rows < workerData.maxRows) {
+    const next = receiveMessageOnPort(parentPort)?.message;
+    if (next === undefined) break;
+    if (next.close) {
+      closing = true;
+      break;
+    }
+    batches.push(next);
+    rows += next.rows.length;
   }
   const started = performance.now();
   try {
-    const ids = commit(rows);
-    parentPort.postMessage({ ids, durationMs: performance.now() - started });
+    const commits = commit(batches);
+    parentPort.postMessage({ commits, durationMs: performance.now() - started });
   } catch (error) {
-    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({
+      seqs: batches.map((batch) => batch.seq),
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
+  if (closing) close();
 });
+
+function close() {
+  sqlite.close();
+  parentPort.close();
+}

@@ -18,8 +18,10 @@ interface QueuedDelivery {
   reject(error: Error): void;
 }
 
-/** The answer to a worker's one batch in flight. */
-type WorkerReply = { readonly ids: number[]; readonly durationMs: number } | { readonly error: string };
+/** A worker's answer: one transaction's commits, or the batches it could not commit. */
+type WorkerReply =
+  | { readonly commits: readonly { seq: number; ids: number[] }[]; readonly durationMs: number }
+  | { readonly seqs: readonly number[]; readonly error: string };
 
 /** What the worker says when it cannot open the inbox (it then ends). */
 interface WorkerFatal {
@@ -38,16 +40,17 @@ export const DEFAULT_INBOX_BUSY_TIMEOUT_MS = 5_000;
 const WORKER_FILE = join(packageRoot(), 'src', 'sink', 'inbox-commit-worker.cjs');
 
 /**
- * The sink's durable write path with group commit, on a worker thread. Deliveries queue
- * while the previous transaction commits; each commit takes everything queued (up to
- * MAX_GROUP_COMMIT) into ONE SQLite transaction in WAL with synchronous=FULL, so it is
- * fsynced before any waiter is resolved: a promise resolved by append() means the delivery
- * survives kill -9 and power loss. One fsync per batch instead of per delivery is what makes
- * thousands of acknowledgements per second possible, and running it on the worker keeps the
- * event loop reading, verifying and answering requests while the disk syncs. If a commit
- * fails (or the worker dies), every waiter of the batch is rejected (the sink answers 503 and
- * the sender retries); nothing of a failed transaction is kept, and the next batch starts a
- * new worker if needed.
+ * The sink's durable write path with group commit, on a worker thread. Each turn of the event
+ * loop posts the deliveries it verified to the worker at once; the worker commits everything
+ * posted while its last transaction ran (up to MAX_GROUP_COMMIT) in ONE SQLite transaction in
+ * WAL with synchronous=FULL, so it is fsynced before any waiter is resolved: a promise resolved
+ * by append() means the delivery survives kill -9 and power loss. One fsync per group instead
+ * of per delivery is what makes thousands of acknowledgements per second possible, and since
+ * batches are posted without waiting for the previous commit, the event loop reads, verifies
+ * and answers requests while the disk syncs instead of taking turns with it. If a commit fails
+ * (or the worker dies), every waiter of its batches is rejected (the sink answers 503 and the
+ * sender retries); nothing of a failed transaction is kept, and the next batch starts a new
+ * worker if needed.
  */
 export class InboxWriter {
   readonly #file: string;
@@ -55,8 +58,9 @@ export class InboxWriter {
   readonly #onCommitted: (deliveries: readonly InboxDelivery[], durationMs: number) => void;
   #worker: Worker | undefined;
   #queue: QueuedDelivery[] = [];
-  /** The batch being committed and the worker committing it (one at a time). */
-  #inFlight: { batch: QueuedDelivery[]; worker: Worker } | undefined;
+  /** Batches posted and not yet answered, by sequence number, with the worker holding them. */
+  readonly #inFlight = new Map<number, { batch: QueuedDelivery[]; worker: Worker }>();
+  #seq = 0;
   #scheduled = false;
   #closed = false;
   #idle: (() => void)[] = [];
@@ -81,8 +85,8 @@ export class InboxWriter {
     if (this.#closed) return Promise.reject(new Error('sink: inbox writer is closed'));
     return new Promise((resolve, reject) => {
       this.#queue.push({ delivery, resolve, reject });
-      // Wait one turn so every request that arrived with this one joins the same commit.
-      if (!this.#scheduled && !this.#inFlight) {
+      // Wait for the end of this turn so every request read in it goes in the same batch.
+      if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => {
           this.#scheduled = false;
@@ -116,31 +120,39 @@ export class InboxWriter {
   }
 
   #isIdle(): boolean {
-    return this.#queue.length === 0 && !this.#inFlight && !this.#scheduled;
+    return this.#queue.length === 0 && this.#inFlight.size === 0 && !this.#scheduled;
   }
 
   #send(): void {
-    if (this.#inFlight || this.#queue.length === 0) {
-      if (this.#isIdle()) {
-        // Idle: the commit thread alone must not keep the process alive.
-        this.#worker?.unref();
-        for (const resolve of this.#idle.splice(0)) resolve();
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, MAX_GROUP_COMMIT);
+      const rows = batch.map(({ delivery: d }) => [
+        d.hookId,
+        d.receivedAt,
+        d.body,
+        d.body.length,
+        d.documents,
+      ]);
+      const seq = ++this.#seq;
+      try {
+        const worker = this.#workerNow();
+        this.#inFlight.set(seq, { batch, worker });
+        worker.ref(); // a commit in flight keeps the process alive until it is answered
+        worker.postMessage({ seq, rows });
+      } catch (error) {
+        this.#inFlight.delete(seq);
+        const failure = new Error(`inbox worker unavailable: ${describe(error)}`);
+        for (const entry of batch) entry.reject(failure);
       }
-      return;
     }
-    const batch = this.#queue.splice(0, MAX_GROUP_COMMIT);
-    const rows = batch.map(({ delivery: d }) => [d.hookId, d.receivedAt, d.body, d.body.length, d.documents]);
-    try {
-      const worker = this.#workerNow();
-      this.#inFlight = { batch, worker };
-      worker.ref(); // a commit in flight keeps the process alive until it is answered
-      worker.postMessage({ rows });
-    } catch (error) {
-      this.#inFlight = undefined;
-      const failure = new Error(`inbox worker unavailable: ${describe(error)}`);
-      for (const entry of batch) entry.reject(failure);
-      setImmediate(() => this.#send());
-    }
+    this.#checkIdle();
+  }
+
+  #checkIdle(): void {
+    if (!this.#isIdle()) return;
+    // Idle: the commit thread alone must not keep the process alive.
+    this.#worker?.unref();
+    for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   #workerNow(): Worker {
@@ -149,45 +161,53 @@ export class InboxWriter {
       workerData: {
         file: this.#file,
         pragmas: [...DURABLE_PRAGMAS, `busy_timeout = ${this.#busyTimeoutMs}`],
+        maxRows: MAX_GROUP_COMMIT,
       },
     });
     let failure: string | undefined;
     worker.on('message', (message: WorkerReply | WorkerFatal) => {
       if ('fatal' in message) failure = `inbox worker failed: ${message.fatal}`;
-      else this.#settle(worker, message);
+      else this.#settle(message);
     });
     worker.on('error', (error) => {
       failure ??= `inbox worker failed: ${describe(error)}`;
     });
-    // 'exit' always follows 'error': the batch this worker held is settled once, here, and
-    // never one that a newer worker holds.
+    // 'exit' always follows 'error': the batches this worker still held are rejected here,
+    // never those a newer worker holds.
     worker.on('exit', (code) => {
       if (this.#worker === worker) this.#worker = undefined;
-      this.#settle(worker, { error: failure ?? `inbox worker exited with code ${code}` });
+      const seqs = [...this.#inFlight].filter(([, held]) => held.worker === worker).map(([seq]) => seq);
+      this.#settle({ seqs, error: failure ?? `inbox worker exited with code ${code}` });
     });
     this.#worker = worker;
     return worker;
   }
 
-  /** Settles the batch `worker` holds, if it holds one (never a newer worker's). */
-  #settle(worker: Worker, reply: WorkerReply): void {
-    const inFlight = this.#inFlight;
-    if (inFlight?.worker !== worker) return;
-    this.#inFlight = undefined;
-    const { batch } = inFlight;
+  /** Settles the batches a worker answered for. */
+  #settle(reply: WorkerReply): void {
     if ('error' in reply) {
       const failure = new Error(reply.error);
-      for (const entry of batch) entry.reject(failure);
+      for (const seq of reply.seqs) {
+        for (const entry of this.#take(seq)) entry.reject(failure);
+      }
     } else {
+      const entries = reply.commits.map(({ seq, ids }) => ({ batch: this.#take(seq), ids }));
+      const deliveries = entries.flatMap(({ batch }) => batch.map((entry) => entry.delivery));
       this.#commits += 1;
-      this.#committed += batch.length;
-      this.#onCommitted(
-        batch.map((entry) => entry.delivery),
-        reply.durationMs,
-      );
-      for (const [i, entry] of batch.entries()) entry.resolve(reply.ids[i] as number);
+      this.#committed += deliveries.length;
+      this.#onCommitted(deliveries, reply.durationMs);
+      for (const { batch, ids } of entries) {
+        for (const [i, entry] of batch.entries()) entry.resolve(ids[i] as number);
+      }
     }
-    this.#send();
+    this.#checkIdle();
+  }
+
+  /** Removes and returns a batch in flight (empty if it was already settled). */
+  #take(seq: number): QueuedDelivery[] {
+    const held = this.#inFlight.get(seq);
+    this.#inFlight.delete(seq);
+    return held?.batch ?? [];
   }
 }
 

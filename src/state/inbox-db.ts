@@ -6,7 +6,14 @@ export type InboxDb = OpenedSqlite<typeof schema>;
 
 export const INBOX_DB_FILE = 'inbox.sqlite';
 
+/**
+ * Page size of a new inbox. Each delivery is a ~2 KB blob appended in group commits: 16 KB
+ * pages take a third of the CPU per delivery of SQLite's default 4 KB (fewer WAL frames,
+ * write calls and checkpoint copies per commit), measured with 24- and 64-delivery commits.
+ */
+export const INBOX_PAGE_SIZE = 16_384;
+
 /** <dataDir>/inbox.sqlite: the sink's durable push inbox (see inbox-schema.ts). */
 export function openInboxDb(dataDir: string): InboxDb {
-  return openSqlite(join(dataDir, INBOX_DB_FILE), schema, 'inbox');
+  return openSqlite(join(dataDir, INBOX_DB_FILE), schema, 'inbox', { pageSize: INBOX_PAGE_SIZE });
 }

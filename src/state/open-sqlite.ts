@@ -16,17 +16,21 @@ export const DURABLE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL'] as c
 
 /**
  * Opens (creating with mode 0600: it may hold hook secrets) a SQLite file in WAL mode with
- * synchronous=FULL, and applies the drizzle migrations of sql/<migrations>/.
+ * synchronous=FULL, and applies the drizzle migrations of sql/<migrations>/. `pageSize`
+ * applies to a file created now (an existing WAL file keeps the page size it was made with).
  */
 export function openSqlite<S extends Record<string, unknown>>(
   file: string,
   schema: S,
   migrations: string,
+  options: { pageSize?: number } = {},
 ): OpenedSqlite<S> {
   mkdirSync(dirname(file), { recursive: true });
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
   const sqlite = new Database(file);
+  // Before WAL mode: a page size can only be chosen while the file is still empty.
+  if (options.pageSize !== undefined) sqlite.pragma(`page_size = ${options.pageSize}`);
   for (const pragma of DURABLE_PRAGMAS) sqlite.pragma(pragma);
   // Writers of other processes (a sync's checkpoints, the CLI's hook commands) hold the lock
   // for milliseconds; wait for them rather than fail.

@@ -2,9 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type InboxDelivery, InboxWriter } from '../../src/sink/inbox-writer.js';
-import { INBOX_DB_FILE, openInboxDb } from '../../src/state/inbox-db.js';
+import { INBOX_DB_FILE, INBOX_PAGE_SIZE, openInboxDb } from '../../src/state/inbox-db.js';
 
 const delivery = (hookId: string): InboxDelivery => ({
   hookId,
@@ -52,5 +54,44 @@ describe('InboxWriter', () => {
     expect(writer.stats()).toMatchObject({ commits: 1, committed: 3, queued: 0 });
     await writer.close();
     await expect(writer.append(delivery('late'))).rejects.toThrow(/closed/);
+  });
+
+  it('commits batches posted while a commit waits in one transaction, ids in arrival order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
+    dirs.push(dir);
+    openInboxDb(dir).close();
+    // Another connection holds the write lock: the worker's first commit has to wait for it.
+    const other = new Database(join(dir, INBOX_DB_FILE));
+    other.exec('begin immediate');
+    const writer = new InboxWriter(join(dir, INBOX_DB_FILE));
+    try {
+      const first = writer.append(delivery('a'));
+      await sleep(100);
+      const second = writer.append(delivery('b'));
+      await nextTurn();
+      const third = writer.append(delivery('c'));
+      await nextTurn();
+      other.exec('commit');
+      const ids = await Promise.all([first, second, third]);
+      expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+      // Three batches, posted in three turns; at most two transactions (b and c share one).
+      expect(writer.stats().committed).toBe(3);
+      expect(writer.stats().commits).toBeLessThan(3);
+    } finally {
+      await writer.close();
+      other.close();
+    }
+  });
+
+  it('creates the inbox with 16 KB pages', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
+    dirs.push(dir);
+    const inbox = openInboxDb(dir);
+    try {
+      expect(inbox.sqlite.pragma('page_size', { simple: true })).toBe(INBOX_PAGE_SIZE);
+      expect(inbox.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      inbox.close();
+    }
   });
 });
