@@ -2,6 +2,9 @@
  * `npm run bench -- <name> [args]`: runs one benchmark (or all, in order, with no name).
  * Each benchmark prints a table and, last, one JSON line of its figures.
  */
+// First: the same DuckDB allocator settings as the CLI, so in-process figures (load) match it.
+import '../src/warehouse/duckdb-allocator.js';
+
 type Bench = (args: string[]) => Promise<Record<string, number | string | boolean>>;
 
 const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> = {

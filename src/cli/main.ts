@@ -4,6 +4,8 @@
  * heavy modules (DuckDB, undici, the simulator) lazily inside its action, so that
  * `--help` and start-up stay fast.
  */
+// First: configures DuckDB's allocator before anything loads DuckDB.
+import '../warehouse/duckdb-allocator.js';
 import { Command, CommanderError } from 'commander';
 import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';

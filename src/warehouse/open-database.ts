@@ -1,4 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { sqlString } from './warehouse-paths.js';
 
 /** An open DuckDB file with one connection; close() releases the file. */
 export interface OpenDatabase {
@@ -36,16 +37,43 @@ export function isOutOfMemory(error: unknown): boolean {
   return error instanceof Error && /out of memory/i.test(error.message);
 }
 
-/** Opens a DuckDB file (created if missing unless read-only) with one connection. */
+/**
+ * Rows per row group the pipeline writes (DuckDB's default is 122,880). A row group being
+ * filled is held in memory until it is compressed and written, and with posts' `raw` JSON
+ * (~35 MB per default-sized group) that memory went beyond DuckDB's limit: inserting 1M posts
+ * in a publish peaked ~70 MB higher at the default size than at 16,384 rows (measured).
+ */
+export const WRITER_ROW_GROUP_SIZE = 16_384;
+
+/** The name under which a writer's file is attached (see openDatabase). */
+const WRITER_ALIAS = 'warehouse';
+
+/**
+ * Opens a DuckDB file (created if missing unless read-only) with one connection. With
+ * `rowGroupSize` (writers), the file is attached to an in-memory instance with that row group
+ * size and made the default database (`use`), so unqualified and `main.` names resolve in it;
+ * its spill folder stays beside it (<path>.tmp), as when the file is opened directly.
+ */
 export async function openDatabase(
   path: string,
   options: Record<string, string> = {},
+  layout: { rowGroupSize?: number } = {},
 ): Promise<OpenDatabase> {
-  const instance = await DuckDBInstance.create(path, options);
-  let connection: DuckDBConnection;
+  const attach = layout.rowGroupSize !== undefined;
+  const instance = attach
+    ? await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp`, ...options })
+    : await DuckDBInstance.create(path, options);
+  let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
+    if (attach) {
+      await connection.run(
+        `attach ${sqlString(path)} as ${WRITER_ALIAS} (row_group_size ${Math.trunc(layout.rowGroupSize ?? 0)})`,
+      );
+      await connection.run(`use ${WRITER_ALIAS}`);
+    }
   } catch (error) {
+    connection?.closeSync();
     instance.closeSync();
     throw error;
   }
