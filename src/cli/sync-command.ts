@@ -44,6 +44,11 @@ export function registerSync(program: Command): void {
       const stop = () => abort.abort();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      // Started by `serve` (run-sync-in-child.ts), the sync has an IPC channel to it: when
+      // the channel closes, serve is gone (even killed with SIGKILL) and the sync stops at a
+      // safe point instead of running on, orphaned. The channel alone keeps nothing alive.
+      process.channel?.unref();
+      process.once('disconnect', stop);
       try {
         const summary = await runSync(config, {
           logger,
@@ -64,6 +69,7 @@ export function registerSync(program: Command): void {
       } finally {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
+        process.off('disconnect', stop);
       }
     });
 }

@@ -19,20 +19,23 @@ export interface SyncInChildInput {
  * wait for a sync), and a sync that crashes cannot take the sink down. The child inherits the
  * environment (CW_API_KEY never goes on its command line) and stderr (its JSON log lines);
  * its summary is logged here. Aborting sends SIGTERM: the sync stops at a safe point and stays
- * resumable. Resolves on exit 0; otherwise rejects with the child's last line of stderr.
+ * resumable; so does it when this process dies without a word (SIGKILL), through the IPC
+ * channel the child watches. Resolves on exit 0; otherwise rejects with the child's last
+ * line of stderr.
  */
 export function runSyncInChild(input: SyncInChildInput): Promise<void> {
   const args = [BUILT_CLI, 'sync', '--json', '--snapshot-date', input.snapshotDate];
   args.push('--trigger', input.trigger, '--data-dir', input.dataDir);
   if (input.baseUrl) args.push('--base-url', input.baseUrl);
   if (input.configFile) args.push('--config', input.configFile);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  child.channel?.unref(); // the channel is only for the child to notice this process is gone
   let stdout = '';
   let lastError = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => {
     stdout += text;
   });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => {
     process.stderr.write(text);
     const lines = text.split('\n').filter((line) => line.startsWith('campaign-warehouse:'));
     if (lines.length) lastError = lines.at(-1)!;

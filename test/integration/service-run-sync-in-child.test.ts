@@ -1,16 +1,19 @@
 /**
  * serve's syncs run as child processes of the built CLI (run-sync-in-child.ts): the run is recorded
  * with serve's trigger, a failure rejects with the child's one-line error (never the key),
- * and aborting stops the child.
+ * aborting stops the child, and so does serve dying without a word (SIGKILL).
  */
-import { existsSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSyncInChild } from '../../src/service/run-sync-in-child.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { startSimulator } from '../../src/simulator/start-simulator.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
@@ -101,4 +104,71 @@ describe('runSyncInChild', () => {
     await expect(running).rejects.toThrow();
     expect(runs(dataDir).filter((r) => r.status === 'succeeded')).toEqual([]);
   });
+
+  it('a sync whose serve was killed with SIGKILL stops instead of running on, orphaned', async () => {
+    // Every response takes 300 ms: the sync is still running when its parent dies.
+    const slow = await startSimulator({
+      seed: 11,
+      size: { ...SMALL, campaigns: 4 },
+      faults: { slowRate: 1, slowMs: 300 },
+    });
+    const dataDir = join(root, 'orphan');
+    // A stand-in for serve: runs the sync through the built runSyncInChild, then is killed.
+    const module = pathToFileURL(join(process.cwd(), 'dist', 'src', 'service', 'run-sync-in-child.js')).href;
+    const serve = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { runSyncInChild } = await import(${JSON.stringify(module)});
+         const logger = { info() {} };
+         await runSyncInChild({ snapshotDate: '2026-11-22', trigger: 'scheduled', dataDir: ${JSON.stringify(dataDir)},
+           baseUrl: ${JSON.stringify(slow.url)}, signal: new AbortController().signal, logger });`,
+      ],
+      { stdio: 'ignore', env: { ...process.env, CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'silent' } },
+    );
+    try {
+      for (let i = 0; i < 400 && runs(dataDir).length === 0; i++) await sleep(25);
+      expect(runs(dataDir)).toMatchObject([{ status: 'running' }]);
+      const sync = childrenOf(serve.pid as number);
+      expect(sync).toHaveLength(1);
+      serve.kill('SIGKILL');
+      // The sync notices its channel closed and stops at the next safe point (one response away).
+      for (let i = 0; i < 400 && alive(sync[0] as number); i++) await sleep(25);
+      expect(alive(sync[0] as number)).toBe(false);
+      expect(runs(dataDir).filter((r) => r.status === 'succeeded')).toEqual([]);
+    } finally {
+      serve.kill('SIGKILL');
+      await slow.close();
+    }
+  });
 });
+
+/** Pids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return parentOf(readFileSync(`/proc/${name}/stat`, 'utf8')) === pid;
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** The ppid field of /proc/<pid>/stat (after the parenthesised command name). */
+function parentOf(stat: string): number {
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** Running (a zombie nobody reaped yet counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
