@@ -44,11 +44,11 @@ const MEASURE_FROM_DELIVERIES = 1_000;
  */
 const REARM_MS = 1_000;
 
-/** Delivery ids marked loaded per statement (see #markLoaded). */
-const MARK_SLICE = 1_000;
-
 /** Loaded deliveries pruned per cycle: keeps the delete short. */
 const PRUNE_BATCH = 5_000;
+
+/** The loader's watermark (inbox-schema.ts loaderProgress): the last published delivery_id. */
+const WATERMARK = '(select loaded_through from loader_progress where id = 1)';
 
 export type PublishStream = (dataDir: string, batch: StreamBatch) => Promise<PublishResult>;
 
@@ -76,18 +76,19 @@ export interface LoadResult {
  * Moves acknowledged deliveries from the inbox into the warehouse. A publish is due at most
  * `publishIntervalMs` after the oldest unpublished acknowledgement, started early by the
  * expected publish duration so the data is visible by then; an idle sink never publishes. Each cycle reads
- * pending deliveries in short batches by delivery_id, publishes them with publishStream and
- * only then marks them loaded: a crash in between re-publishes them, and the warehouse drops
- * the duplicates by key. A failed publish leaves the inbox as it was and is retried one
- * interval later.
+ * the deliveries past the watermark in short batches by delivery_id, publishes them with
+ * publishStream and only then moves the watermark past them: a crash in between re-publishes
+ * them, and the warehouse drops the duplicates by key. A failed publish leaves the inbox as
+ * it was and is retried one interval later.
  */
 export class Loader {
   readonly #o: LoaderOptions;
   readonly #pending: Statement<[number, number], StoredDelivery>;
   readonly #oldest: Statement<[], { received_at: string }>;
   readonly #count: Statement<[], { n: number }>;
-  readonly #mark: Statement<[string, number, number]>;
-  readonly #prune: Statement<[string, number]>;
+  readonly #mark: Statement<[number, string, number]>;
+  readonly #oldestLoaded: Statement<[], { delivery_id: number; received_at: string }>;
+  readonly #prune: Statement<[number, string]>;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<LoadResult> | undefined;
   #oldestPendingMs: number | undefined;
@@ -103,18 +104,24 @@ export class Loader {
     const db = options.inbox.sqlite;
     this.#pending = db.prepare(
       `select delivery_id, hook_id, received_at, body, bytes, documents from deliveries
-       where loaded_at is null and delivery_id > ? order by delivery_id limit ?`,
+       where delivery_id > max(?, ${WATERMARK}) order by delivery_id limit ?`,
     );
     this.#oldest = db.prepare(
-      'select received_at from deliveries where loaded_at is null order by delivery_id limit 1',
+      `select received_at from deliveries where delivery_id > ${WATERMARK} order by delivery_id limit 1`,
     );
-    this.#count = db.prepare('select count(*) as n from deliveries where loaded_at is null');
+    this.#count = db.prepare(`select count(*) as n from deliveries where delivery_id > ${WATERMARK}`);
     this.#mark = db.prepare(
-      'update deliveries set loaded_at = ? where delivery_id between ? and ? and loaded_at is null',
+      'update loader_progress set loaded_through = ?, loaded_at = ? where id = 1 and loaded_through < ?',
     );
+    this.#oldestLoaded = db.prepare(
+      `select delivery_id, received_at from deliveries where delivery_id <= ${WATERMARK}
+       order by delivery_id limit 1`,
+    );
+    // Oldest first, by delivery_id (received_at follows it): no index on received_at needed.
     this.#prune = db.prepare(
       `delete from deliveries where delivery_id in (
-         select delivery_id from deliveries where loaded_at is not null and loaded_at < ? limit ?)`,
+         select delivery_id from deliveries where delivery_id <= ${WATERMARK}
+          order by delivery_id limit ?) and received_at < ?`,
     );
     this.#refreshOldest();
     this.#arm();
@@ -217,7 +224,7 @@ export class Loader {
       const pending = await this.#readPending();
       if (pending.deliveries === 0) break;
       await this.#o.publish(this.#o.dataDir, pending.batch);
-      await this.#markLoaded(pending.firstId, pending.lastId);
+      this.#mark.run(pending.lastId, new Date().toISOString(), pending.lastId);
       this.#lastPublishMs = Date.now();
       this.#lastPublishDurationMs = performance.now() - started;
       if (pending.deliveries >= MEASURE_FROM_DELIVERIES)
@@ -227,35 +234,27 @@ export class Loader {
       publishes += 1;
       if (pending.deliveries < MAX_DELIVERIES_PER_PUBLISH) break;
     }
-    this.#prune.run(new Date(Date.now() - INBOX_RETENTION_MS).toISOString(), PRUNE_BATCH);
+    this.#pruneOld();
     const result = { deliveries, documents, publishes };
     if (publishes > 0) this.#o.onPublished(result);
     return result;
   }
 
-  /**
-   * Marks the published deliveries loaded, MARK_SLICE ids per statement with a yield to the
-   * event loop between (one UPDATE of 20,000 indexed rows held it ~300 ms). Each is a write
-   * on the loader's own connection: it may wait for the commit worker's transaction to end.
-   * A crash midway leaves some unmarked: they are published again and deduplicated by key.
-   */
-  async #markLoaded(firstId: number, lastId: number): Promise<void> {
-    const at = new Date().toISOString();
-    for (let from = firstId; from <= lastId; from += MARK_SLICE) {
-      this.#mark.run(at, from, Math.min(from + MARK_SLICE - 1, lastId));
-      await yieldToLoop();
-    }
+  /** Deletes published deliveries older than the retention, oldest first, PRUNE_BATCH at most. */
+  #pruneOld(): void {
+    const cutoff = new Date(Date.now() - INBOX_RETENTION_MS).toISOString();
+    const oldest = this.#oldestLoaded.get();
+    if (oldest && oldest.received_at < cutoff) this.#prune.run(PRUNE_BATCH, cutoff);
   }
 
   /**
    * Up to MAX_DELIVERIES_PER_PUBLISH pending deliveries as one stream batch, read and parsed
    * LOADER_READ_BATCH at a time with a yield to the event loop in between.
    */
-  async #readPending(): Promise<{ batch: StreamBatch; deliveries: number; firstId: number; lastId: number }> {
+  async #readPending(): Promise<{ batch: StreamBatch; deliveries: number; lastId: number }> {
     const hooks = this.#o.registry.warehouseRows();
     const lookups = this.#lookups(hooks);
     const batch: StreamBatch = { documents: [], deliveries: [], hooks };
-    let firstId = 0;
     let lastId = 0;
     let count = 0;
     while (count < MAX_DELIVERIES_PER_PUBLISH) {
@@ -266,13 +265,12 @@ export class Loader {
       // Loops, not push(...rows): a delivery may carry more documents than a call takes arguments.
       for (const row of part.documents) batch.documents.push(row);
       for (const row of part.deliveries) batch.deliveries.push(row);
-      if (count === 0) firstId = (rows[0] as StoredDelivery).delivery_id;
       lastId = (rows[rows.length - 1] as StoredDelivery).delivery_id;
       count += rows.length;
       if (rows.length < limit) break;
       await yieldToLoop();
     }
-    return { batch, deliveries: count, firstId, lastId };
+    return { batch, deliveries: count, lastId };
   }
 
   #lookups(hookRows: readonly Row[]): BatchLookups {

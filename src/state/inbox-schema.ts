@@ -4,20 +4,32 @@
  * A file of its own, so that a sync's checkpoints never hold the lock acknowledgements need.
  * Migrations are generated into sql/inbox/ by `npm run db:generate`.
  */
-import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
-export const deliveries = sqliteTable(
-  'deliveries',
-  {
-    deliveryId: integer('delivery_id').primaryKey({ autoIncrement: true }),
-    hookId: text('hook_id').notNull(),
-    receivedAt: text('received_at').notNull(),
-    /** The exact raw body that was verified. */
-    body: blob('body', { mode: 'buffer' }).notNull(),
-    bytes: integer('bytes').notNull(),
-    documents: integer('documents').notNull(),
-    /** Set when the loader has published this delivery into the warehouse. */
-    loadedAt: text('loaded_at'),
-  },
-  (t) => [index('deliveries_pending_idx').on(t.loadedAt, t.deliveryId)],
-);
+export const deliveries = sqliteTable('deliveries', {
+  deliveryId: integer('delivery_id').primaryKey({ autoIncrement: true }),
+  hookId: text('hook_id').notNull(),
+  receivedAt: text('received_at').notNull(),
+  /** The exact raw body that was verified. */
+  body: blob('body', { mode: 'buffer' }).notNull(),
+  bytes: integer('bytes').notNull(),
+  documents: integer('documents').notNull(),
+  /**
+   * No longer written (inbox migration 0001): what is published is loader_progress's
+   * watermark. Kept so that an upgraded inbox is not rewritten.
+   */
+  loadedAt: text('loaded_at'),
+});
+
+/**
+ * The loader's watermark, one row: every delivery with delivery_id <= loaded_through is in
+ * the published warehouse. Deliveries are committed by one writer in delivery_id order and
+ * published in that order, so the published ones are always a prefix: one small update per
+ * publish instead of one per delivery.
+ */
+export const loaderProgress = sqliteTable('loader_progress', {
+  id: integer('id').primaryKey(),
+  loadedThrough: integer('loaded_through').notNull(),
+  /** ISO-8601 UTC time of the last publish (null before the first). */
+  loadedAt: text('loaded_at'),
+});

@@ -1,0 +1,101 @@
+/**
+ * Inbox migration 0001: the loader's per-delivery loaded_at became one watermark. An inbox
+ * written before it upgrades in place: what was published stays published, what was not is
+ * published next, and published deliveries past the retention are pruned oldest first.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { statusReport } from '../../src/cli/status-report.js';
+import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
+import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
+import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { deliveryBody, insertHook, sampleDocument, tempSinkDir } from '../helpers/sink-fixtures.js';
+
+const DAY_MS = 24 * 3_600_000;
+
+/** An inbox as the first migration alone made it (the sink of the previous release). */
+function firstReleaseInbox(file: string): Database.Database {
+  const folder = mkdtempSync(join(tmpdir(), 'cw-inbox-0000-'));
+  try {
+    cpSync(join('sql', 'inbox'), folder, { recursive: true });
+    const journalPath = join(folder, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((entry) => entry.tag === '0000_init');
+    writeFileSync(journalPath, JSON.stringify(journal));
+    const sqlite = new Database(file);
+    migrate(drizzle(sqlite), { migrationsFolder: folder });
+    return sqlite;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+describe('inbox upgrade to the loader watermark', () => {
+  let data: ReturnType<typeof tempSinkDir>;
+  let sink: RunningSink | undefined;
+  afterEach(async () => {
+    await sink?.close();
+    sink = undefined;
+    data.remove();
+  });
+
+  it('keeps what was published, publishes the rest, and prunes old published deliveries', async () => {
+    data = tempSinkDir();
+    const hook = insertHook(data.dir);
+    const old = new Date(Date.now() - 10 * DAY_MS).toISOString();
+    const recent = new Date().toISOString();
+    const loadedAt = new Date(Date.now() - 9 * DAY_MS).toISOString();
+    const inbox = firstReleaseInbox(join(data.dir, INBOX_DB_FILE));
+    const insert = inbox.prepare(
+      'insert into deliveries (hook_id, received_at, body, bytes, documents, loaded_at) values (?, ?, ?, ?, 1, ?)',
+    );
+    // 1-3 published ten days ago (as the old loader marked them), 4-5 acknowledged, not yet.
+    const rows: [string, string | null][] = [
+      ['old-1', loadedAt],
+      ['old-2', loadedAt],
+      ['old-3', loadedAt],
+      ['new-4', null],
+      ['new-5', null],
+    ];
+    for (const [id, at] of rows) {
+      const body = Buffer.from(deliveryBody(hook, [sampleDocument(id)]));
+      insert.run(hook.hookId, at === null ? recent : old, body, body.length, at);
+    }
+    inbox.close();
+
+    sink = await startSink({
+      dataDir: data.dir,
+      port: 0,
+      publishIntervalMs: 600_000,
+      logger: pino({ level: 'silent' }),
+    });
+    expect((await statusReport(data.dir)).inbox).toMatchObject({ backlog: 2, lastPublish: loadedAt });
+    expect(await sink.publishNow()).toEqual({ deliveries: 2, documents: 2, publishes: 1 });
+
+    const docs = await queryReadOnly(data.dir, 'select document_id from stream_documents order by 1');
+    expect(docs.rows).toEqual([['new-4'], ['new-5']]);
+    await sink.close();
+    sink = undefined;
+    const after = await statusReport(data.dir);
+    expect(after.inbox.backlog).toBe(0);
+    expect(after.inbox.lastPublish! > loadedAt).toBe(true);
+    // The three published ten days ago are past the 7-day retention: pruned; the others kept.
+    const left = new Database(join(data.dir, INBOX_DB_FILE), { readonly: true });
+    try {
+      expect(left.prepare('select delivery_id from deliveries order by 1').pluck().all()).toEqual([4, 5]);
+      expect(left.prepare('select loaded_through from loader_progress').pluck().get()).toBe(5);
+      const indexes = left.prepare(
+        "select name from sqlite_master where type = 'index' and tbl_name = 'deliveries'",
+      );
+      expect(indexes.all()).toEqual([]);
+    } finally {
+      left.close();
+    }
+  });
+});
