@@ -49,6 +49,7 @@ export function registerSync(program: Command): void {
       // safe point instead of running on, orphaned. The channel alone keeps nothing alive.
       process.channel?.unref();
       process.once('disconnect', stop);
+      if (process.send && !process.connected) stop(); // serve died while this one started
       try {
         const summary = await runSync(config, {
           logger,

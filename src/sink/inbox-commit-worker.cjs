@@ -30,16 +30,29 @@ const commit = sqlite.transaction((batches) =>
 
 let closing = false;
 
-parentPort.on('message', (first) => {
-  if (first.close) return close();
+parentPort.on('message', (message) => {
+  if (message.close) return close();
+  // Commits in arrival order; a message that would take a transaction past maxRows starts
+  // the next one at once.
+  for (let first = message; first !== undefined; ) first = commitFrom(first);
+  if (closing) close();
+});
+
+/** Commits `first` and whatever is already waiting after it; returns the message held back. */
+function commitFrom(first) {
   const batches = [first];
   let rows = first.rows.length;
+  let heldBack;
   // Group commit across messages: whatever the event loop posted while the last commit ran.
-  while (rows < workerData.maxRows) {
+  for (;;) {
     const next = receiveMessageOnPort(parentPort)?.message;
     if (next === undefined) break;
     if (next.close) {
       closing = true;
+      break;
+    }
+    if (rows + next.rows.length > workerData.maxRows) {
+      heldBack = next;
       break;
     }
     batches.push(next);
@@ -55,8 +68,8 @@ parentPort.on('message', (first) => {
       error: error instanceof Error ? error.message : String(error),
     });
   }
-  if (closing) close();
-});
+  return heldBack;
+}
 
 function close() {
   sqlite.close();

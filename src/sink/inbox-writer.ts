@@ -34,6 +34,12 @@ interface WorkerFatal {
  */
 export const MAX_GROUP_COMMIT = 2_000;
 
+/**
+ * Deliveries posted to the worker and not yet answered, at most: beyond it they wait here, so a
+ * slow disk never has every body copied into the worker's queue as well.
+ */
+export const MAX_IN_FLIGHT = 2 * MAX_GROUP_COMMIT;
+
 /** How long a commit waits for another process's write lock on the inbox before failing (503). */
 export const DEFAULT_INBOX_BUSY_TIMEOUT_MS = 5_000;
 
@@ -61,6 +67,7 @@ export class InboxWriter {
   /** Batches posted and not yet answered, by sequence number, with the worker holding them. */
   readonly #inFlight = new Map<number, { batch: QueuedDelivery[]; worker: Worker }>();
   #seq = 0;
+  #inFlightRows = 0;
   #scheduled = false;
   #closed = false;
   #idle: (() => void)[] = [];
@@ -124,8 +131,8 @@ export class InboxWriter {
   }
 
   #send(): void {
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, MAX_GROUP_COMMIT);
+    while (this.#queue.length > 0 && this.#inFlightRows < MAX_IN_FLIGHT) {
+      const batch = this.#queue.splice(0, Math.min(MAX_GROUP_COMMIT, MAX_IN_FLIGHT - this.#inFlightRows));
       const rows = batch.map(({ delivery: d }) => [
         d.hookId,
         d.receivedAt,
@@ -137,10 +144,11 @@ export class InboxWriter {
       try {
         const worker = this.#workerNow();
         this.#inFlight.set(seq, { batch, worker });
+        this.#inFlightRows += batch.length;
         worker.ref(); // a commit in flight keeps the process alive until it is answered
         worker.postMessage({ seq, rows });
       } catch (error) {
-        this.#inFlight.delete(seq);
+        this.#take(seq);
         const failure = new Error(`inbox worker unavailable: ${describe(error)}`);
         for (const entry of batch) entry.reject(failure);
       }
@@ -195,18 +203,22 @@ export class InboxWriter {
       const deliveries = entries.flatMap(({ batch }) => batch.map((entry) => entry.delivery));
       this.#commits += 1;
       this.#committed += deliveries.length;
-      this.#onCommitted(deliveries, reply.durationMs);
-      for (const { batch, ids } of entries) {
-        for (const [i, entry] of batch.entries()) entry.resolve(ids[i] as number);
+      try {
+        this.#onCommitted(deliveries, reply.durationMs);
+      } finally {
+        for (const { batch, ids } of entries) {
+          for (const [i, entry] of batch.entries()) entry.resolve(ids[i] as number);
+        }
       }
     }
-    this.#checkIdle();
+    this.#send(); // deliveries held back by MAX_IN_FLIGHT; then idle if nothing is left
   }
 
   /** Removes and returns a batch in flight (empty if it was already settled). */
   #take(seq: number): QueuedDelivery[] {
     const held = this.#inFlight.get(seq);
     this.#inFlight.delete(seq);
+    this.#inFlightRows -= held?.batch.length ?? 0;
     return held?.batch ?? [];
   }
 }

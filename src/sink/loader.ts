@@ -18,7 +18,10 @@ export const LOADER_READ_BATCH = 500;
 /** Deliveries per publish (~40 MB of rows at 2 KB): bounds memory after a long backlog. */
 export const MAX_DELIVERIES_PER_PUBLISH = 20_000;
 
-/** Loaded deliveries are kept this long in the inbox (for `status` and forensics), then pruned. */
+/**
+ * Published deliveries are kept this long after they were received (for `status` and
+ * forensics), then pruned: after a backlog longer than this, right after their publish.
+ */
 export const INBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /**
@@ -48,7 +51,7 @@ const REARM_MS = 1_000;
 const PRUNE_BATCH = 5_000;
 
 /** The loader's watermark (inbox-schema.ts loaderProgress): the last published delivery_id. */
-const WATERMARK = '(select loaded_through from loader_progress where id = 1)';
+const WATERMARK = 'coalesce((select loaded_through from loader_progress where id = 1), 0)';
 
 export type PublishStream = (dataDir: string, batch: StreamBatch) => Promise<PublishResult>;
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type InboxDelivery, InboxWriter } from '../../src/sink/inbox-writer.js';
+import { type InboxDelivery, InboxWriter, MAX_GROUP_COMMIT } from '../../src/sink/inbox-writer.js';
 import { INBOX_DB_FILE, INBOX_PAGE_SIZE, openInboxDb } from '../../src/state/inbox-db.js';
 
 const delivery = (hookId: string): InboxDelivery => ({
@@ -79,6 +79,35 @@ describe('InboxWriter', () => {
       expect(writer.stats().commits).toBeLessThan(3);
     } finally {
       await writer.close();
+      other.close();
+    }
+  });
+
+  it('under a burst, commits at most MAX_GROUP_COMMIT per transaction and answers every delivery in order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
+    dirs.push(dir);
+    openInboxDb(dir).close();
+    const other = new Database(join(dir, INBOX_DB_FILE));
+    other.exec('begin immediate'); // everything below queues while the lock is held
+    const sizes: number[] = [];
+    const counted = new InboxWriter(join(dir, INBOX_DB_FILE), {
+      onCommitted: (deliveries) => sizes.push(deliveries.length),
+    });
+    try {
+      const total = 2 * MAX_GROUP_COMMIT + 500;
+      const pending: Promise<number>[] = [];
+      for (let i = 0; i < total; i++) {
+        pending.push(counted.append(delivery(`h${i}`)));
+        if (i % 700 === 0) await nextTurn();
+      }
+      await sleep(50);
+      other.exec('commit');
+      const ids = await Promise.all(pending);
+      expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(total);
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(MAX_GROUP_COMMIT);
+    } finally {
+      await counted.close();
       other.close();
     }
   });
