@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { desc, max, sql } from 'drizzle-orm';
-import { openInboxDb } from '../state/inbox-db.js';
+import { LOADED_THROUGH_SQL, openInboxDb } from '../state/inbox-db.js';
 import { deliveries, loaderProgress } from '../state/inbox-schema.js';
 import { hooks, runs } from '../state/schema.js';
 import { openStateDb } from '../state/state-db.js';
@@ -96,14 +96,14 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
   if (existsSync(join(dataDir, 'inbox.sqlite'))) {
     const inbox = openInboxDb(dataDir);
     try {
-      const progress = inbox.db.select().from(loaderProgress).get();
       const row = inbox.db
         .select({
-          backlog: sql<number>`sum(case when ${deliveries.deliveryId} > ${progress?.loadedThrough ?? 0} then 1 else 0 end)`,
+          backlog: sql<number>`sum(case when ${deliveries.deliveryId} > ${sql.raw(LOADED_THROUGH_SQL)} then 1 else 0 end)`,
           lastDelivery: max(deliveries.receivedAt),
         })
         .from(deliveries)
         .get();
+      const progress = inbox.db.select().from(loaderProgress).get();
       report.inbox = {
         backlog: row?.backlog ?? 0,
         lastDelivery: row?.lastDelivery ?? null,

@@ -2,7 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ValidateFunction } from 'ajv';
 import type { Statement } from 'better-sqlite3';
 import type { Row } from '../normalize/rows.js';
-import type { InboxDb } from '../state/inbox-db.js';
+import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
 import type { PublishResult, StreamBatch } from '../warehouse/types.js';
 import { type BatchLookups, buildStreamBatch, type StoredDelivery } from './build-stream-batch.js';
@@ -49,9 +49,6 @@ const REARM_MS = 1_000;
 
 /** Loaded deliveries pruned per cycle: keeps the delete short. */
 const PRUNE_BATCH = 5_000;
-
-/** The loader's watermark (inbox-schema.ts loaderProgress): the last published delivery_id. */
-const WATERMARK = 'coalesce((select loaded_through from loader_progress where id = 1), 0)';
 
 export type PublishStream = (dataDir: string, batch: StreamBatch) => Promise<PublishResult>;
 
@@ -107,23 +104,26 @@ export class Loader {
     const db = options.inbox.sqlite;
     this.#pending = db.prepare(
       `select delivery_id, hook_id, received_at, body, bytes, documents from deliveries
-       where delivery_id > max(?, ${WATERMARK}) order by delivery_id limit ?`,
+       where delivery_id > max(?, ${LOADED_THROUGH_SQL}) order by delivery_id limit ?`,
     );
     this.#oldest = db.prepare(
-      `select received_at from deliveries where delivery_id > ${WATERMARK} order by delivery_id limit 1`,
+      `select received_at from deliveries where delivery_id > ${LOADED_THROUGH_SQL} order by delivery_id limit 1`,
     );
-    this.#count = db.prepare(`select count(*) as n from deliveries where delivery_id > ${WATERMARK}`);
+    this.#count = db.prepare(
+      `select count(*) as n from deliveries where delivery_id > ${LOADED_THROUGH_SQL}`,
+    );
     this.#mark = db.prepare(
       'update loader_progress set loaded_through = ?, loaded_at = ? where id = 1 and loaded_through < ?',
     );
     this.#oldestLoaded = db.prepare(
-      `select delivery_id, received_at from deliveries where delivery_id <= ${WATERMARK}
+      `select delivery_id, received_at from deliveries where delivery_id <= ${LOADED_THROUGH_SQL}
        order by delivery_id limit 1`,
     );
-    // Oldest first, by delivery_id (received_at follows it): no index on received_at needed.
+    // Oldest first, by delivery_id (received_at follows it): no index on received_at needed;
+    // #pruneOld looks at the oldest one first, so a cycle with nothing to prune reads one row.
     this.#prune = db.prepare(
       `delete from deliveries where delivery_id in (
-         select delivery_id from deliveries where delivery_id <= ${WATERMARK}
+         select delivery_id from deliveries where delivery_id <= ${LOADED_THROUGH_SQL}
           order by delivery_id limit ?) and received_at < ?`,
     );
     this.#refreshOldest();

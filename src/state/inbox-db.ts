@@ -13,6 +13,12 @@ export const INBOX_DB_FILE = 'inbox.sqlite';
  */
 export const INBOX_PAGE_SIZE = 16_384;
 
+/**
+ * SQL for the loader's watermark (inbox-schema.ts loaderProgress): the last delivery_id in the
+ * published warehouse, 0 before the first publish. Later deliveries are the backlog.
+ */
+export const LOADED_THROUGH_SQL = 'coalesce((select loaded_through from loader_progress where id = 1), 0)';
+
 /** <dataDir>/inbox.sqlite: the sink's durable push inbox (see inbox-schema.ts). */
 export function openInboxDb(dataDir: string): InboxDb {
   return openSqlite(join(dataDir, INBOX_DB_FILE), schema, 'inbox', { pageSize: INBOX_PAGE_SIZE });

@@ -45,43 +45,52 @@ export function isOutOfMemory(error: unknown): boolean {
  */
 export const WRITER_ROW_GROUP_SIZE = 16_384;
 
-/** The name under which a writer's file is attached (see openDatabase). */
+/** The name under which a writer's file is attached (see openWriter). */
 const WRITER_ALIAS = 'warehouse';
 
-/**
- * Opens a DuckDB file (created if missing unless read-only) with one connection. With
- * `rowGroupSize` (writers), the file is attached to an in-memory instance with that row group
- * size and made the default database (`use`), so unqualified and `main.` names resolve in it;
- * its spill folder stays beside it (<path>.tmp), as when the file is opened directly.
- */
+/** Opens a DuckDB file (created if missing unless read-only) with one connection. */
 export async function openDatabase(
   path: string,
   options: Record<string, string> = {},
-  layout: { rowGroupSize?: number } = {},
 ): Promise<OpenDatabase> {
-  const attach = layout.rowGroupSize !== undefined;
-  const instance = attach
-    ? await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp`, ...options })
-    : await DuckDBInstance.create(path, options);
+  return connect(await DuckDBInstance.create(path, options), []);
+}
+
+/**
+ * Opens a DuckDB file the pipeline writes (staging, a publish's copy): attached to an in-memory
+ * instance with `rowGroupSize` rows per row group and made the default database (`use`), so
+ * unqualified and `main.` names resolve in it; its spill folder stays beside it
+ * (<path>.tmp), as when the file is opened directly.
+ */
+export async function openWriter(
+  path: string,
+  settings: Readonly<Record<string, string>>,
+  rowGroupSize = WRITER_ROW_GROUP_SIZE,
+): Promise<OpenDatabase> {
+  const instance = await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp`, ...settings });
+  return connect(instance, [
+    `attach ${sqlString(path)} as ${WRITER_ALIAS} (row_group_size ${Math.trunc(rowGroupSize)})`,
+    `use ${WRITER_ALIAS}`,
+  ]);
+}
+
+/** One connection to `instance`, after running `setup` on it; on failure, both are closed. */
+async function connect(instance: DuckDBInstance, setup: readonly string[]): Promise<OpenDatabase> {
   let connection: DuckDBConnection | undefined;
   try {
     connection = await instance.connect();
-    if (attach) {
-      await connection.run(
-        `attach ${sqlString(path)} as ${WRITER_ALIAS} (row_group_size ${Math.trunc(layout.rowGroupSize ?? 0)})`,
-      );
-      await connection.run(`use ${WRITER_ALIAS}`);
-    }
+    for (const statement of setup) await connection.run(statement);
   } catch (error) {
     connection?.closeSync();
     instance.closeSync();
     throw error;
   }
+  const opened = connection;
   return {
     instance,
-    connection,
+    connection: opened,
     close() {
-      connection.closeSync();
+      opened.closeSync();
       instance.closeSync();
     },
   };

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../normalize/rows.js';
 import { applyMigrations } from './apply-migrations.js';
-import { openDatabase, STAGING_SETTINGS, WRITER_ROW_GROUP_SIZE } from './open-database.js';
+import { openWriter, STAGING_SETTINGS } from './open-database.js';
 import { TableAppender } from './table-appender.js';
 import type { StagingWriter } from './types.js';
 import { sqlIdentifier, stagingPath } from './warehouse-paths.js';
@@ -24,7 +24,7 @@ export const UNIT_TABLES_WITHOUT_SEGMENT = ['influencer_tag_assignments', 'posts
 export async function openStaging(dataDir: string, name: string): Promise<StagingWriter> {
   const path = stagingPath(dataDir, name);
   mkdirSync(dirname(path), { recursive: true });
-  const db = await openDatabase(path, { ...STAGING_SETTINGS }, { rowGroupSize: WRITER_ROW_GROUP_SIZE });
+  const db = await openWriter(path, STAGING_SETTINGS);
   try {
     await applyMigrations(db.connection);
   } catch (error) {

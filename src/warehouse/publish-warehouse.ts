@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { applyMigrations } from './apply-migrations.js';
 import { createViews } from './create-views.js';
-import {
-  isOutOfMemory,
-  openDatabase,
-  PUBLISH_RETRY_MEMORY,
-  PUBLISH_SETTINGS,
-  WRITER_ROW_GROUP_SIZE,
-} from './open-database.js';
+import { isOutOfMemory, openWriter, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from './open-database.js';
 import { withPublishLock } from './publish-lock.js';
 import { PUBLISH_TEMP_PREFIX, publishedPath } from './warehouse-paths.js';
 
@@ -55,7 +49,7 @@ async function publishOnce<T>(
   try {
     // Off the event loop (the sink keeps serving meanwhile); a reflink where the filesystem can.
     if (existsSync(target)) await copyFile(target, temp, constants.COPYFILE_FICLONE);
-    const db = await openDatabase(temp, { ...settings }, { rowGroupSize: WRITER_ROW_GROUP_SIZE });
+    const db = await openWriter(temp, settings);
     let result: T;
     try {
       const { connection } = db;

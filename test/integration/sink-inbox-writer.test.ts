@@ -44,6 +44,16 @@ describe('InboxWriter', () => {
     }
   });
 
+  /** A new inbox whose write lock another connection holds until `other.exec('commit')`. */
+  function lockedInbox(): { file: string; other: Database.Database } {
+    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
+    dirs.push(dir);
+    openInboxDb(dir).close();
+    const other = new Database(join(dir, INBOX_DB_FILE));
+    other.exec('begin immediate');
+    return { file: join(dir, INBOX_DB_FILE), other };
+  }
+
   it('groups deliveries queued together into one commit and answers each with its id', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
     dirs.push(dir);
@@ -57,13 +67,9 @@ describe('InboxWriter', () => {
   });
 
   it('commits batches posted while a commit waits in one transaction, ids in arrival order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
-    dirs.push(dir);
-    openInboxDb(dir).close();
     // Another connection holds the write lock: the worker's first commit has to wait for it.
-    const other = new Database(join(dir, INBOX_DB_FILE));
-    other.exec('begin immediate');
-    const writer = new InboxWriter(join(dir, INBOX_DB_FILE));
+    const { file, other } = lockedInbox();
+    const writer = new InboxWriter(file);
     try {
       const first = writer.append(delivery('a'));
       await sleep(100);
@@ -84,13 +90,9 @@ describe('InboxWriter', () => {
   });
 
   it('under a burst, commits at most MAX_GROUP_COMMIT per transaction and answers every delivery in order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
-    dirs.push(dir);
-    openInboxDb(dir).close();
-    const other = new Database(join(dir, INBOX_DB_FILE));
-    other.exec('begin immediate'); // everything below queues while the lock is held
+    const { file, other } = lockedInbox(); // everything below queues while the lock is held
     const sizes: number[] = [];
-    const counted = new InboxWriter(join(dir, INBOX_DB_FILE), {
+    const counted = new InboxWriter(file, {
       onCommitted: (deliveries) => sizes.push(deliveries.length),
     });
     try {

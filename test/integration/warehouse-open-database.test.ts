@@ -1,11 +1,11 @@
-/** openDatabase for writers: the file attached with a row group size, as the default database. */
+/** openWriter: the file attached with a row group size, as the default database. */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/warehouse/open-database.js';
+import { openDatabase, openWriter } from '../../src/warehouse/open-database.js';
 
-describe('openDatabase with a row group size', () => {
+describe('openWriter', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -15,7 +15,7 @@ describe('openDatabase with a row group size', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cw-open-db-'));
     dirs.push(dir);
     const path = join(dir, 'w.duckdb');
-    const writer = await openDatabase(path, { memory_limit: '32MB', threads: '1' }, { rowGroupSize: 2_048 });
+    const writer = await openWriter(path, { memory_limit: '32MB', threads: '1' }, 2_048);
     try {
       await writer.connection.run(
         "create table main.t as select range as i, repeat('x', 200) as s from range(10000)",
