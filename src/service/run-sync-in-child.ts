@@ -9,6 +9,11 @@ export interface SyncInChildInput {
   readonly dataDir: string;
   readonly baseUrl?: string;
   readonly configFile?: string;
+  /**
+   * Run even inside the API's refresh window (`sync --force`). The scheduler never needs it:
+   * it only starts syncs after the window.
+   */
+  readonly force?: boolean;
   readonly signal: AbortSignal;
   readonly logger: Logger;
 }
@@ -28,6 +33,7 @@ export function runSyncInChild(input: SyncInChildInput): Promise<void> {
   args.push('--trigger', input.trigger, '--data-dir', input.dataDir);
   if (input.baseUrl) args.push('--base-url', input.baseUrl);
   if (input.configFile) args.push('--config', input.configFile);
+  if (input.force) args.push('--force');
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   child.channel?.unref(); // the channel is only for the child to notice this process is gone
   let stdout = '';

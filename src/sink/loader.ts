@@ -7,6 +7,7 @@ import type { Logger } from '../util/logger.js';
 import type { PublishResult, StreamBatch } from '../warehouse/types.js';
 import { type BatchLookups, buildStreamBatch, type StoredDelivery } from './build-stream-batch.js';
 import type { HookRegistry } from './hook-registry.js';
+import { InboxProgress } from './inbox-progress.js';
 import type { SchemaValidators } from './schema-validators.js';
 
 /**
@@ -72,6 +73,24 @@ export interface LoadResult {
   readonly publishes: number;
 }
 
+/** What the sink asks of its loader, whether it runs in-process (Loader) or on a thread (LoaderThread). */
+export interface SinkLoader {
+  /** Called after each group commit with the time of its first delivery and how many it held. */
+  noteAcknowledged(receivedAt: string, deliveries: number): void;
+  /** Loads and publishes everything pending now (after a cycle already running). */
+  loadNow(): Promise<LoadResult>;
+  /** Stops the schedule and waits for a running cycle; loadNow() still works afterwards (final flush). */
+  stop(): Promise<void>;
+  /** Releases what the loader holds of its own (after stop and the final flush). */
+  close(): Promise<void>;
+  /** Acknowledged deliveries not yet published. */
+  backlog(): number;
+  /** Seconds since the oldest unpublished acknowledgement (0 when none). */
+  publishLagSeconds(): number;
+  /** Unix seconds of the last successful publish (0 before the first). */
+  lastPublishSeconds(): number;
+}
+
 /**
  * Moves acknowledged deliveries from the inbox into the warehouse. A publish is due at most
  * `publishIntervalMs` after the oldest unpublished acknowledgement, started early by the
@@ -81,11 +100,10 @@ export interface LoadResult {
  * them, and the warehouse drops the duplicates by key. A failed publish leaves the inbox as
  * it was and is retried one interval later.
  */
-export class Loader {
+export class Loader implements SinkLoader {
   readonly #o: LoaderOptions;
   readonly #pending: Statement<[number, number], StoredDelivery>;
-  readonly #oldest: Statement<[], { received_at: string }>;
-  readonly #count: Statement<[], { n: number }>;
+  readonly #progress: InboxProgress;
   readonly #mark: Statement<[number, string, number]>;
   readonly #oldestLoaded: Statement<[], { delivery_id: number; received_at: string }>;
   readonly #prune: Statement<[number, string]>;
@@ -106,12 +124,7 @@ export class Loader {
       `select delivery_id, hook_id, received_at, body, bytes, documents from deliveries
        where delivery_id > max(?, ${LOADED_THROUGH_SQL}) order by delivery_id limit ?`,
     );
-    this.#oldest = db.prepare(
-      `select received_at from deliveries where delivery_id > ${LOADED_THROUGH_SQL} order by delivery_id limit 1`,
-    );
-    this.#count = db.prepare(
-      `select count(*) as n from deliveries where delivery_id > ${LOADED_THROUGH_SQL}`,
-    );
+    this.#progress = new InboxProgress(options.inbox);
     this.#mark = db.prepare(
       'update loader_progress set loaded_through = ?, loaded_at = ? where id = 1 and loaded_through < ?',
     );
@@ -153,8 +166,13 @@ export class Loader {
     await this.#running?.catch(() => undefined);
   }
 
+  /** Nothing of its own to release: the sink closes the inbox it was given. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
   backlog(): number {
-    return this.#count.get()?.n ?? 0;
+    return this.#progress.backlog();
   }
 
   publishLagSeconds(): number {
@@ -297,7 +315,6 @@ export class Loader {
   }
 
   #refreshOldest(): void {
-    const row = this.#oldest.get();
-    this.#oldestPendingMs = row ? Date.parse(row.received_at) : undefined;
+    this.#oldestPendingMs = this.#progress.oldestPendingMs();
   }
 }

@@ -8,7 +8,8 @@ import { handleDelivery, reply } from './handle-delivery.js';
 import { parseHookPath } from './hook-path.js';
 import { HookRegistry } from './hook-registry.js';
 import { InboxWriter } from './inbox-writer.js';
-import { Loader, type LoadResult, type PublishStream } from './loader.js';
+import { Loader, type LoadResult, type PublishStream, type SinkLoader } from './loader.js';
+import { LoaderThread } from './loader-thread.js';
 import { SchemaValidators } from './schema-validators.js';
 import { type DeliveryOutcome, SinkMetrics } from './sink-metrics.js';
 import { resolveSinkOptions, type SinkOptions } from './sink-options.js';
@@ -42,8 +43,8 @@ export interface RunningSink {
 
 /**
  * Starts the push sink: `POST /hooks/<path_token>` (see handle-delivery.ts), `GET /healthz`
- * and `GET /metrics`, with the durable inbox (inbox-writer.ts) and the loader (loader.ts).
- * `publish` is the warehouse's publishStream unless a test injects another.
+ * and `GET /metrics`, with the durable inbox (inbox-writer.ts) and the loader on a thread of
+ * its own (loader-thread.ts). A test that injects `publish` gets the loader in-process instead.
  */
 export async function startSink(
   options: SinkOptions,
@@ -51,7 +52,6 @@ export async function startSink(
 ): Promise<RunningSink> {
   const o = resolveSinkOptions(options);
   const logger = options.logger ?? createLogger('sink');
-  const publish = inject.publish ?? (await import('../warehouse/publish-stream.js')).publishStream;
   const state: StateDb = openStateDb(o.dataDir);
   let inbox: InboxDb;
   try {
@@ -64,15 +64,12 @@ export async function startSink(
   let publishes = 0;
   let publishFailures = 0;
   let lastPublishAt: string | null = null;
-  const loader = new Loader({
+  const loaderOptions = {
     dataDir: o.dataDir,
     inbox,
-    registry,
-    validators: o.validateSchemas ? new SchemaValidators(o.dataDir) : undefined,
     publishIntervalMs: o.publishIntervalMs,
-    publish,
     logger,
-    onPublished: (result) => {
+    onPublished: (result: LoadResult) => {
       publishes += result.publishes;
       lastPublishAt = new Date().toISOString();
       for (let i = 0; i < result.publishes; i++) metrics.published();
@@ -82,7 +79,15 @@ export async function startSink(
       publishFailures += 1;
       metrics.publishFailed();
     },
-  });
+  };
+  const loader: SinkLoader = inject.publish
+    ? new Loader({
+        ...loaderOptions,
+        registry,
+        validators: o.validateSchemas ? new SchemaValidators(o.dataDir) : undefined,
+        publish: inject.publish,
+      })
+    : new LoaderThread({ ...loaderOptions, validateSchemas: o.validateSchemas, logLevel: logger.level });
   const metrics = new SinkMetrics({
     backlog: () => loader.backlog(),
     publishLagSeconds: () => loader.publishLagSeconds(),
@@ -148,6 +153,7 @@ export async function startSink(
     });
   } catch (error) {
     await loader.stop();
+    await loader.close();
     inbox.close();
     state.close();
     throw error;
@@ -173,6 +179,7 @@ export async function startSink(
         'sink: final publish failed; deliveries stay in the inbox',
       );
     }
+    await loader.close();
     inbox.close();
     state.close();
   };

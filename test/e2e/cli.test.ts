@@ -118,7 +118,17 @@ describe('campaign-warehouse (built CLI)', () => {
   it('sync, then status and query read what it published', async () => {
     const dataDir = join(dir, 'ok');
     const synced = await run(
-      ['sync', '--base-url', sim.url, '--data-dir', dataDir, '--snapshot-date', '2026-11-20', '--json'],
+      [
+        'sync',
+        '--base-url',
+        sim.url,
+        '--data-dir',
+        dataDir,
+        '--snapshot-date',
+        '2026-11-20',
+        '--force',
+        '--json',
+      ],
       { CW_API_KEY: KEY },
     );
     expect(synced.code).toBe(0);

@@ -56,6 +56,7 @@ describe('runSyncInChild', () => {
     process.env.CW_API_KEY = 'sim-key';
     const dataDir = join(root, 'ok');
     await runSyncInChild({
+      force: true,
       snapshotDate: '2026-11-20',
       trigger: 'catch-up',
       dataDir,
@@ -73,6 +74,7 @@ describe('runSyncInChild', () => {
   it('rejects with the child one-line error, without the key', async () => {
     process.env.CW_API_KEY = 'wrong-key-7d3e1a';
     const failure = runSyncInChild({
+      force: true,
       snapshotDate: '2026-11-20',
       trigger: 'retry',
       dataDir: join(root, 'bad-key'),
@@ -90,6 +92,7 @@ describe('runSyncInChild', () => {
     const abort = new AbortController();
     const dataDir = join(root, 'aborted');
     const running = runSyncInChild({
+      force: true,
       snapshotDate: '2026-11-21',
       trigger: 'scheduled',
       dataDir,
@@ -122,7 +125,7 @@ describe('runSyncInChild', () => {
         '-e',
         `const { runSyncInChild } = await import(${JSON.stringify(module)});
          const logger = { info() {} };
-         await runSyncInChild({ snapshotDate: '2026-11-22', trigger: 'scheduled', dataDir: ${JSON.stringify(dataDir)},
+         await runSyncInChild({ force: true, snapshotDate: '2026-11-22', trigger: 'scheduled', dataDir: ${JSON.stringify(dataDir)},
            baseUrl: ${JSON.stringify(slow.url)}, signal: new AbortController().signal, logger });`,
       ],
       { stdio: 'ignore', env: { ...process.env, CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'silent' } },

@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { streamingSchema } from '../../src/simulator/hooks/streaming-schemas.js';
 import { streamingSchemaPath } from '../../src/sink/schema-validators.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
+import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { publishedPath, publishLockPath } from '../../src/warehouse/warehouse-paths.js';
@@ -62,6 +65,32 @@ describe('sink loader', () => {
     expect(JSON.stringify(hooks.rows)).not.toContain(hook.secret);
     expect(hooks.rows[0]?.[hooks.columns.indexOf('status')]).toBe('ACTIVE');
     expect(sink.stats().backlog).toBe(0);
+  });
+
+  it('publishes on a thread of its own: the watermark moves while the event loop is held', async () => {
+    const hook = insertHook(data.dir);
+    sink = await startSink({ dataDir: data.dir, port: 0, publishIntervalMs: 600_000, logger: silent });
+    expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument('threaded')]))).toBe(200);
+    const inbox = new Database(join(data.dir, INBOX_DB_FILE), { readonly: true });
+    try {
+      const loadedThrough = inbox.prepare('select loaded_through from loader_progress where id = 1').pluck();
+      const publishing = sink.publishNow();
+      // Hold this thread without ever yielding to its event loop: an in-process loader could not
+      // move the watermark now; the loader's thread does.
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      let moved = false;
+      for (let waited = 0; !moved && waited < 60_000; waited += 50) {
+        Atomics.wait(pause, 0, 0, 50);
+        moved = Number(loadedThrough.get()) > 0;
+      }
+      expect(moved).toBe(true);
+      expect(await publishing).toEqual({ deliveries: 1, documents: 1, publishes: 1 });
+    } finally {
+      inbox.close();
+    }
+    expect(
+      await count(data.dir, "select count(*) from stream_documents where document_id = 'threaded'"),
+    ).toBe(1);
   });
 
   it('publishes by itself within the interval after an acknowledgement', async () => {

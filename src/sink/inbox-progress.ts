@@ -1,0 +1,41 @@
+import type { Statement } from 'better-sqlite3';
+import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
+
+/**
+ * How far the loader has come, read from the inbox itself (its watermark and the deliveries
+ * past it), so any connection can tell: the loader's own, and the sink's for /healthz and
+ * /metrics while the loader runs on a thread of its own.
+ */
+export class InboxProgress {
+  readonly #count: Statement<[], { n: number }>;
+  readonly #oldest: Statement<[], { received_at: string }>;
+  readonly #loadedAt: Statement<[], { loaded_at: string | null }>;
+
+  constructor(inbox: InboxDb) {
+    const db = inbox.sqlite;
+    this.#count = db.prepare(
+      `select count(*) as n from deliveries where delivery_id > ${LOADED_THROUGH_SQL}`,
+    );
+    this.#oldest = db.prepare(
+      `select received_at from deliveries where delivery_id > ${LOADED_THROUGH_SQL} order by delivery_id limit 1`,
+    );
+    this.#loadedAt = db.prepare('select loaded_at from loader_progress where id = 1');
+  }
+
+  /** Acknowledged deliveries not yet published. */
+  backlog(): number {
+    return this.#count.get()?.n ?? 0;
+  }
+
+  /** Unix ms the oldest unpublished delivery was received; undefined when none waits. */
+  oldestPendingMs(): number | undefined {
+    const row = this.#oldest.get();
+    return row ? Date.parse(row.received_at) : undefined;
+  }
+
+  /** Unix ms of the last publish, 0 before the first. */
+  lastPublishMs(): number {
+    const loadedAt = this.#loadedAt.get()?.loaded_at;
+    return loadedAt ? Date.parse(loadedAt) : 0;
+  }
+}

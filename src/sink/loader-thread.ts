@@ -1,0 +1,160 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { InboxDb } from '../state/inbox-db.js';
+import type { Logger } from '../util/logger.js';
+import { packageRoot } from '../util/package-root.js';
+import { InboxProgress } from './inbox-progress.js';
+import type { LoadResult, SinkLoader } from './loader.js';
+
+/** What the loader's thread is started with (loader-worker.ts). */
+export interface LoaderThreadData {
+  readonly dataDir: string;
+  readonly publishIntervalMs: number;
+  readonly validateSchemas: boolean;
+  readonly logLevel: string;
+}
+
+/** Messages to the loader's thread. */
+export type ToLoaderThread =
+  | { readonly type: 'ack'; readonly receivedAt: string; readonly deliveries: number }
+  | { readonly type: 'load' | 'stop'; readonly id: number }
+  | { readonly type: 'close' };
+
+/** Messages from the loader's thread. */
+export type FromLoaderThread =
+  | { readonly type: 'published'; readonly result: LoadResult }
+  | { readonly type: 'failed'; readonly message: string }
+  | { readonly type: 'done'; readonly id: number; readonly result?: LoadResult; readonly error?: string };
+
+/**
+ * The built worker: a thread cannot run TypeScript, so tests run it from dist/ too (vitest's
+ * global setup rebuilds dist/ when src/ is newer).
+ */
+const WORKER_FILE = join(packageRoot(), 'dist', 'src', 'sink', 'loader-worker.js');
+
+/** A loader thread that ended unexpectedly is started again after this long. */
+const RESTART_DELAY_MS = 1_000;
+
+export interface LoaderThreadOptions extends LoaderThreadData {
+  /** The sink's inbox connection: the backlog and publish lag are read through it. */
+  readonly inbox: InboxDb;
+  readonly logger: Logger;
+  readonly onPublished: (result: LoadResult) => void;
+  readonly onPublishFailed: (error: Error) => void;
+}
+
+/**
+ * The sink's loader (loader.ts) on a worker thread of its own, with its own connections to the
+ * inbox and the hook registry: reading the inbox, parsing and validating documents, DuckDB
+ * appends and the publish's copy never hold the sink's event loop, so acknowledgements go on at
+ * full pace while a publish runs. If the thread dies, calls waiting on it are rejected, the
+ * failure is counted as a failed publish, and a new thread starts a second later from the
+ * inbox's watermark (nothing acknowledged is lost: it stays in the inbox until published).
+ */
+export class LoaderThread implements SinkLoader {
+  readonly #o: LoaderThreadOptions;
+  readonly #progress: InboxProgress;
+  readonly #calls = new Map<number, { resolve(result?: LoadResult): void; reject(error: Error): void }>();
+  #worker: Worker | undefined;
+  #nextId = 0;
+  #closed = false;
+  #restart: NodeJS.Timeout | undefined;
+
+  constructor(options: LoaderThreadOptions) {
+    this.#o = options;
+    this.#progress = new InboxProgress(options.inbox);
+    this.#start();
+  }
+
+  noteAcknowledged(receivedAt: string, deliveries: number): void {
+    this.#post({ type: 'ack', receivedAt, deliveries });
+  }
+
+  async loadNow(): Promise<LoadResult> {
+    return (await this.#call('load')) as LoadResult;
+  }
+
+  async stop(): Promise<void> {
+    await this.#call('stop');
+  }
+
+  /** Ends the thread (after stop and the final flush); waits until it has closed its connections. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#restart);
+    const worker = this.#worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref(); // until it has closed its connections
+    worker.postMessage({ type: 'close' } satisfies ToLoaderThread);
+    await exited;
+  }
+
+  backlog(): number {
+    return this.#progress.backlog();
+  }
+
+  publishLagSeconds(): number {
+    const oldest = this.#progress.oldestPendingMs();
+    return oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest) / 1000);
+  }
+
+  lastPublishSeconds(): number {
+    return this.#progress.lastPublishMs() / 1000;
+  }
+
+  #start(): void {
+    const { dataDir, publishIntervalMs, validateSchemas, logLevel } = this.#o;
+    const worker = new Worker(WORKER_FILE, {
+      workerData: { dataDir, publishIntervalMs, validateSchemas, logLevel } satisfies LoaderThreadData,
+    });
+    let failure: string | undefined;
+    worker.on('message', (message: FromLoaderThread) => this.#receive(message));
+    worker.on('error', (error) => {
+      failure ??= error.message;
+    });
+    worker.on('exit', (code) => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      const reason = `sink: loader thread ended (${failure ?? `exit code ${code}`})`;
+      for (const call of this.#calls.values()) call.reject(new Error(reason));
+      this.#calls.clear();
+      if (this.#closed) return;
+      this.#o.logger.error({ err: reason }, 'sink: loader thread ended; starting it again');
+      this.#o.onPublishFailed(new Error(reason));
+      this.#restart = setTimeout(() => this.#start(), RESTART_DELAY_MS);
+      this.#restart.unref();
+    });
+    // The HTTP server keeps the sink alive; this thread alone must not.
+    worker.unref();
+    this.#worker = worker;
+  }
+
+  #receive(message: FromLoaderThread): void {
+    if (message.type === 'published') this.#o.onPublished(message.result);
+    else if (message.type === 'failed') this.#o.onPublishFailed(new Error(message.message));
+    else {
+      const call = this.#calls.get(message.id);
+      this.#calls.delete(message.id);
+      if (message.error === undefined) call?.resolve(message.result);
+      else call?.reject(new Error(message.error));
+    }
+  }
+
+  #call(type: 'load' | 'stop'): Promise<LoadResult | undefined> {
+    const worker = this.#worker;
+    if (!worker) return Promise.reject(new Error('sink: the loader thread is not running'));
+    const id = ++this.#nextId;
+    return new Promise((resolve, reject) => {
+      this.#calls.set(id, { resolve, reject });
+      worker.ref(); // an answer awaited keeps the process alive
+      worker.postMessage({ type, id } satisfies ToLoaderThread);
+    }).finally(() => {
+      if (this.#calls.size === 0) this.#worker?.unref();
+    }) as Promise<LoadResult | undefined>;
+  }
+
+  #post(message: ToLoaderThread): void {
+    this.#worker?.postMessage(message);
+  }
+}

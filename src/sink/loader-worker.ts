@@ -1,0 +1,65 @@
+/**
+ * The loader's thread (see loader-thread.ts): runs the sink's Loader with connections of its
+ * own to the inbox and the hook registry, and the warehouse's publishStream. Not imported by
+ * anything: started as a worker from dist/.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openInboxDb } from '../state/inbox-db.js';
+import { openStateDb } from '../state/state-db.js';
+import { createLogger } from '../util/logger.js';
+import { publishStream } from '../warehouse/publish-stream.js';
+import { HookRegistry } from './hook-registry.js';
+import { Loader, type LoadResult } from './loader.js';
+import type { FromLoaderThread, LoaderThreadData, ToLoaderThread } from './loader-thread.js';
+import { SchemaValidators } from './schema-validators.js';
+
+const port = parentPort;
+if (!port) throw new Error('loader-worker: run as a worker thread (see loader-thread.ts)');
+const data = workerData as LoaderThreadData;
+const logger = createLogger('sink');
+logger.level = data.logLevel;
+const post = (message: FromLoaderThread): void => port.postMessage(message);
+
+const state = openStateDb(data.dataDir);
+const inbox = openInboxDb(data.dataDir);
+const loader = new Loader({
+  dataDir: data.dataDir,
+  inbox,
+  registry: new HookRegistry(state),
+  validators: data.validateSchemas ? new SchemaValidators(data.dataDir) : undefined,
+  publishIntervalMs: data.publishIntervalMs,
+  publish: publishStream,
+  logger,
+  onPublished: (result) => post({ type: 'published', result }),
+  onPublishFailed: (error) => post({ type: 'failed', message: error.message }),
+});
+
+/** Answers call `id` with what `work` settles to. */
+function answer(id: number, work: Promise<LoadResult | undefined>): void {
+  work.then(
+    (result) => post({ type: 'done', id, ...(result ? { result } : {}) }),
+    (error: Error) => post({ type: 'done', id, error: error.message }),
+  );
+}
+
+port.on('message', (message: ToLoaderThread) => {
+  switch (message.type) {
+    case 'ack':
+      loader.noteAcknowledged(message.receivedAt, message.deliveries);
+      return;
+    case 'load':
+      answer(message.id, loader.loadNow());
+      return;
+    case 'stop':
+      answer(
+        message.id,
+        loader.stop().then(() => undefined),
+      );
+      return;
+    case 'close':
+      inbox.close();
+      state.close();
+      port.close();
+      return;
+  }
+});
