@@ -168,3 +168,26 @@ function waitForUrl(
     exited.then((code) => reject(new Error(`child exited ${code} before listening:\n${output}`)));
   });
 }
+
+/** A sample's value in Prometheus text (NaN when absent). */
+export function metricValue(text: string, name: string): number {
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+}
+
+/**
+ * Quantile `q` of a Prometheus histogram, as the upper bound of the bucket it falls in, in ms
+ * ("at most this"): the sink's own view of a latency, without the load generator's share.
+ */
+export function histogramQuantileMs(text: string, name: string, q: number): number {
+  const buckets = [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)$`, 'gm'))].map(
+    ([, le, count]) => ({ le: Number(le), count: Number(count) }),
+  );
+  const total = buckets.at(-1)?.count ?? 0;
+  const bucket = buckets.find((b) => b.count >= q * total);
+  return bucket && total > 0 ? bucket.le * 1000 : Number.NaN;
+}
+
+/** The sink's /metrics text. */
+export async function sinkMetrics(url: string): Promise<string> {
+  return (await fetch(`${url}/metrics`)).text();
+}

@@ -16,7 +16,10 @@ import {
   benchRequests,
   type CannonFigures,
   cannon,
+  histogramQuantileMs,
+  metricValue,
   registerBenchHook,
+  sinkMetrics,
   startBareChild,
   startSinkChild,
 } from './sink-harness.js';
@@ -35,7 +38,7 @@ const DEFAULT_ROUNDS = 3;
 interface Round {
   readonly bare: CannonFigures;
   readonly sink: CannonFigures;
-  readonly commits: { count: number; deliveries: number; seconds: number };
+  readonly commits: { count: number; deliveries: number; seconds: number; answerP99Ms: number };
   readonly ratio: number;
 }
 
@@ -73,6 +76,7 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       sink_acks_per_s: Math.round(sinkFigures.acksPerSecond),
       sink_p50_ms: sinkFigures.p50Ms,
       sink_p99_ms: sinkFigures.p99Ms,
+      sink_answer_p99_ms_at_most: commits.answerP99Ms,
       sink_non2xx: sinkFigures.non2xx,
       sink_errors: sinkFigures.errors,
       bare_acks_per_s: Math.round(bareFigures.acksPerSecond),
@@ -119,7 +123,8 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
     );
     process.stdout.write(
       `inbox group commits (median round, warm-up included): ${figures.commits}, ${figures.deliveries_per_commit} ` +
-        `deliveries and ${figures.commit_ms_mean} ms each on average\n`,
+        `deliveries and ${figures.commit_ms_mean} ms each on average; the sink's own answer p99 ` +
+        `(request in to answer out, from its histogram): at most ${figures.sink_answer_p99_ms_at_most} ms\n`,
     );
     process.stdout.write(`${JSON.stringify(figures)}\n`);
     return figures;
@@ -160,13 +165,13 @@ async function measureRound(
   }
 }
 
-/** Group commits so far, from the sink's own /metrics (histogram counts and sums). */
-async function commitFigures(url: string): Promise<{ count: number; deliveries: number; seconds: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+/** Group commits so far, and the sink's own answer p99, from its /metrics. */
+async function commitFigures(url: string): Promise<Round['commits']> {
+  const text = await sinkMetrics(url);
   return {
-    count: value('sink_inbox_commit_deliveries_count'),
-    deliveries: value('sink_inbox_commit_deliveries_sum'),
-    seconds: value('sink_inbox_commit_seconds_sum'),
+    count: metricValue(text, 'sink_inbox_commit_deliveries_count'),
+    deliveries: metricValue(text, 'sink_inbox_commit_deliveries_sum'),
+    seconds: metricValue(text, 'sink_inbox_commit_seconds_sum'),
+    answerP99Ms: histogramQuantileMs(text, 'sink_answer_seconds', 0.99),
   };
 }

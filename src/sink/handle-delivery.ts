@@ -29,9 +29,11 @@ export async function handleDelivery(
   token: string,
   ctx: DeliveryContext,
 ): Promise<void> {
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
   const refuse = (status: number, outcome: DeliveryOutcome, message: string): void => {
-    ctx.metrics.delivery(outcome);
     reply(res, status, { error: message });
+    ctx.metrics.delivery(outcome, seconds());
   };
   if (req.method !== 'POST') {
     res.setHeader('Allow', 'POST');
@@ -69,8 +71,8 @@ export async function handleDelivery(
     ctx.logger.error({ err: (error as Error).message, hookId: hook.hookId }, 'sink: inbox commit failed');
     return refuse(503, 'inbox_unavailable', 'cannot store the delivery now; retry later');
   }
-  ctx.metrics.delivery('accepted', documents);
   reply(res, 200, { status: 'accepted', delivery_id: deliveryId });
+  ctx.metrics.delivery('accepted', seconds(), documents);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

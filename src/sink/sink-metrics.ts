@@ -39,6 +39,7 @@ export class SinkMetrics {
   readonly #publishes: Counter;
   readonly #commitSeconds: Histogram;
   readonly #commitSize: Histogram;
+  readonly #answerSeconds: Histogram;
   readonly #outcomes = new Map<DeliveryOutcome, number>();
 
   constructor(sources: SinkGaugeSources) {
@@ -67,6 +68,14 @@ export class SinkMetrics {
       name: 'sink_inbox_commit_deliveries',
       help: 'Deliveries per inbox group commit.',
       buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
+      registers,
+    });
+    this.#answerSeconds = new Histogram({
+      name: 'sink_answer_seconds',
+      help:
+        'Time from a hook request reaching the sink to its answer (any status): reading the body, ' +
+        'the checks and, for a 200, the durable commit. What the sender waits for, less the network.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers,
     });
     this.#publishes = new Counter({
@@ -129,8 +138,10 @@ export class SinkMetrics {
     });
   }
 
-  delivery(outcome: DeliveryOutcome, documents = 0): void {
+  /** A request to a hook path answered after `seconds`; `documents` of an accepted delivery. */
+  delivery(outcome: DeliveryOutcome, seconds: number, documents = 0): void {
     this.#deliveries.inc({ outcome });
+    this.#answerSeconds.observe(seconds);
     this.#outcomes.set(outcome, (this.#outcomes.get(outcome) ?? 0) + 1);
     if (documents > 0) this.#documents.inc(documents);
   }

@@ -195,6 +195,10 @@ describe('sink HTTP answers', () => {
     expect(outcomes).toMatchObject({ bad_signature: 5, unknown_hook: 2, method_not_allowed: 2, not_json: 1 });
     expect(outcomes.too_large).toBe(2);
     expect(outcomes.inbox_unavailable).toBe(1);
+    // Every answered hook request is timed, whatever its outcome.
+    const answered = Object.values(outcomes).reduce((a, b) => a + b, 0);
+    expect(metrics).toContain(`sink_answer_seconds_count ${answered}`);
+    expect(metrics).toContain(`sink_answer_seconds_bucket{le="+Inf"} ${answered}`);
     expect(metrics).toContain(`sink_inbox_backlog ${health.backlog}`);
     expect(metrics).toMatch(/sink_publish_lag_seconds \d/);
   });
