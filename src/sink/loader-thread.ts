@@ -35,6 +35,13 @@ const WORKER_FILE = join(packageRoot(), 'dist', 'src', 'sink', 'loader-worker.js
 /** A loader thread that ended unexpectedly is started again after this long. */
 const RESTART_DELAY_MS = 1_000;
 
+/**
+ * Acknowledgements are passed to the thread at most this often, summed: each message wakes
+ * the thread, and at thousands of group commits a second that costs more than the work. The
+ * loader's schedule does not suffer: a publish is due from the first delivery's receivedAt.
+ */
+const ACK_NOTE_EVERY_MS = 100;
+
 export interface LoaderThreadOptions extends LoaderThreadData {
   /** The sink's inbox connection: the backlog and publish lag are read through it. */
   readonly inbox: InboxDb;
@@ -59,6 +66,8 @@ export class LoaderThread implements SinkLoader {
   #nextId = 0;
   #closed = false;
   #restart: NodeJS.Timeout | undefined;
+  /** Acknowledgements not yet passed to the thread: the first one's time, and how many. */
+  #acked: { receivedAt: string; deliveries: number } | undefined;
 
   constructor(options: LoaderThreadOptions) {
     this.#o = options;
@@ -67,7 +76,16 @@ export class LoaderThread implements SinkLoader {
   }
 
   noteAcknowledged(receivedAt: string, deliveries: number): void {
-    this.#post({ type: 'ack', receivedAt, deliveries });
+    if (this.#acked) {
+      this.#acked.deliveries += deliveries;
+      return;
+    }
+    this.#acked = { receivedAt, deliveries };
+    setTimeout(() => {
+      const acked = this.#acked;
+      this.#acked = undefined;
+      if (acked) this.#worker?.postMessage({ type: 'ack', ...acked } satisfies ToLoaderThread);
+    }, ACK_NOTE_EVERY_MS).unref();
   }
 
   async loadNow(): Promise<LoadResult> {
@@ -152,9 +170,5 @@ export class LoaderThread implements SinkLoader {
     }).finally(() => {
       if (this.#calls.size === 0) this.#worker?.unref();
     }) as Promise<LoadResult | undefined>;
-  }
-
-  #post(message: ToLoaderThread): void {
-    this.#worker?.postMessage(message);
   }
 }
