@@ -38,7 +38,8 @@ const DEFAULT_ROUNDS = 3;
 interface Round {
   readonly bare: CannonFigures;
   readonly sink: CannonFigures;
-  readonly commits: { count: number; deliveries: number; seconds: number; answerP99Ms: number };
+  /** From the sink's /metrics: group commits so far, and its own answer p99. */
+  readonly metrics: { commits: number; deliveries: number; seconds: number; answerP99Ms: number };
   readonly ratio: number;
 }
 
@@ -70,13 +71,13 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
     }
     const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
     const median = rounds.find((r) => r.ratio === ratios[Math.floor(ratios.length / 2)]) as Round;
-    const { bare: bareFigures, sink: sinkFigures, commits } = median;
+    const { bare: bareFigures, sink: sinkFigures, metrics } = median;
 
     const figures = {
       sink_acks_per_s: Math.round(sinkFigures.acksPerSecond),
       sink_p50_ms: sinkFigures.p50Ms,
       sink_p99_ms: sinkFigures.p99Ms,
-      sink_answer_p99_ms_at_most: commits.answerP99Ms,
+      sink_answer_p99_ms_at_most: metrics.answerP99Ms,
       sink_non2xx: sinkFigures.non2xx,
       sink_errors: sinkFigures.errors,
       bare_acks_per_s: Math.round(bareFigures.acksPerSecond),
@@ -86,9 +87,9 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       ratio_min: Number((ratios[0] as number).toFixed(3)),
       ratio_max: Number((ratios[ratios.length - 1] as number).toFixed(3)),
       rounds: roundCount,
-      commits: commits.count,
-      deliveries_per_commit: Number((commits.deliveries / commits.count).toFixed(1)),
-      commit_ms_mean: Number(((commits.seconds / commits.count) * 1000).toFixed(2)),
+      commits: metrics.commits,
+      deliveries_per_commit: Number((metrics.deliveries / metrics.commits).toFixed(1)),
+      commit_ms_mean: Number(((metrics.seconds / metrics.commits) * 1000).toFixed(2)),
       body_bytes: Math.round(bodyBytes),
       connections,
       duration_s: durationSeconds,
@@ -153,11 +154,11 @@ async function measureRound(
   try {
     await cannon(sink.url, requests, { connections, durationSeconds: WARMUP_SECONDS });
     const sinkFigures = await cannon(sink.url, requests, { connections, durationSeconds });
-    const commits = await commitFigures(sink.url);
+    const metrics = await metricFigures(sink.url);
     return {
       bare: bareFigures,
       sink: sinkFigures,
-      commits,
+      metrics,
       ratio: sinkFigures.acksPerSecond / bareFigures.acksPerSecond,
     };
   } finally {
@@ -166,10 +167,10 @@ async function measureRound(
 }
 
 /** Group commits so far, and the sink's own answer p99, from its /metrics. */
-async function commitFigures(url: string): Promise<Round['commits']> {
+async function metricFigures(url: string): Promise<Round['metrics']> {
   const text = await sinkMetrics(url);
   return {
-    count: metricValue(text, 'sink_inbox_commit_deliveries_count'),
+    commits: metricValue(text, 'sink_inbox_commit_deliveries_count'),
     deliveries: metricValue(text, 'sink_inbox_commit_deliveries_sum'),
     seconds: metricValue(text, 'sink_inbox_commit_seconds_sum'),
     answerP99Ms: histogramQuantileMs(text, 'sink_answer_seconds', 0.99),

@@ -3,8 +3,8 @@ import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
 
 /**
  * How far the loader has come, read from the inbox itself (its watermark and the deliveries
- * past it), so any connection can tell: the loader's own, and the sink's for /healthz and
- * /metrics while the loader runs on a thread of its own.
+ * past it), so any connection can tell: the loader's own, and the sink's for /healthz,
+ * /metrics and stats(), wherever the loader runs.
  */
 export class InboxProgress {
   readonly #count: Statement<[], { n: number }>;
@@ -33,9 +33,15 @@ export class InboxProgress {
     return row ? Date.parse(row.received_at) : undefined;
   }
 
-  /** Unix ms of the last publish, 0 before the first. */
-  lastPublishMs(): number {
+  /** Seconds since the oldest unpublished delivery was received (0 when none waits). */
+  publishLagSeconds(): number {
+    const oldest = this.oldestPendingMs();
+    return oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest) / 1000);
+  }
+
+  /** Unix seconds of the last publish, 0 before the first. */
+  lastPublishSeconds(): number {
     const loadedAt = this.#loadedAt.get()?.loaded_at;
-    return loadedAt ? Date.parse(loadedAt) : 0;
+    return loadedAt ? Date.parse(loadedAt) / 1000 : 0;
   }
 }

@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
 import { packageRoot } from '../util/package-root.js';
-import { InboxProgress } from './inbox-progress.js';
 import type { LoadResult, SinkLoader } from './loader.js';
 
 /** What the loader's thread is started with (loader-worker.ts). */
@@ -43,8 +41,6 @@ const RESTART_DELAY_MS = 1_000;
 const ACK_NOTE_EVERY_MS = 100;
 
 export interface LoaderThreadOptions extends LoaderThreadData {
-  /** The sink's inbox connection: the backlog and publish lag are read through it. */
-  readonly inbox: InboxDb;
   readonly logger: Logger;
   readonly onPublished: (result: LoadResult) => void;
   readonly onPublishFailed: (error: Error) => void;
@@ -60,7 +56,6 @@ export interface LoaderThreadOptions extends LoaderThreadData {
  */
 export class LoaderThread implements SinkLoader {
   readonly #o: LoaderThreadOptions;
-  readonly #progress: InboxProgress;
   readonly #calls = new Map<number, { resolve(result?: LoadResult): void; reject(error: Error): void }>();
   #worker: Worker | undefined;
   #nextId = 0;
@@ -71,7 +66,6 @@ export class LoaderThread implements SinkLoader {
 
   constructor(options: LoaderThreadOptions) {
     this.#o = options;
-    this.#progress = new InboxProgress(options.inbox);
     this.#start();
   }
 
@@ -106,19 +100,6 @@ export class LoaderThread implements SinkLoader {
     worker.ref(); // until it has closed its connections
     worker.postMessage({ type: 'close' } satisfies ToLoaderThread);
     await exited;
-  }
-
-  backlog(): number {
-    return this.#progress.backlog();
-  }
-
-  publishLagSeconds(): number {
-    const oldest = this.#progress.oldestPendingMs();
-    return oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest) / 1000);
-  }
-
-  lastPublishSeconds(): number {
-    return this.#progress.lastPublishMs() / 1000;
   }
 
   #start(): void {

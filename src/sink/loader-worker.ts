@@ -34,10 +34,10 @@ const loader = new Loader({
   onPublishFailed: (error) => post({ type: 'failed', message: error.message }),
 });
 
-/** Answers call `id` with what `work` settles to. */
-function answer(id: number, work: Promise<LoadResult | undefined>): void {
+/** Answers call `id` with what `work` settles to (a load's result; nothing for a stop). */
+function answer(id: number, work: Promise<unknown>): void {
   work.then(
-    (result) => post({ type: 'done', id, ...(result ? { result } : {}) }),
+    (result) => post({ type: 'done', id, ...(result ? { result: result as LoadResult } : {}) }),
     (error: Error) => post({ type: 'done', id, error: error.message }),
   );
 }
@@ -51,10 +51,7 @@ port.on('message', (message: ToLoaderThread) => {
       answer(message.id, loader.loadNow());
       return;
     case 'stop':
-      answer(
-        message.id,
-        loader.stop().then(() => undefined),
-      );
+      answer(message.id, loader.stop());
       return;
     case 'close':
       inbox.close();

@@ -83,12 +83,6 @@ export interface SinkLoader {
   stop(): Promise<void>;
   /** Releases what the loader holds of its own (after stop and the final flush). */
   close(): Promise<void>;
-  /** Acknowledged deliveries not yet published. */
-  backlog(): number;
-  /** Seconds since the oldest unpublished acknowledgement (0 when none). */
-  publishLagSeconds(): number;
-  /** Unix seconds of the last successful publish (0 before the first). */
-  lastPublishSeconds(): number;
 }
 
 /**
@@ -110,7 +104,6 @@ export class Loader implements SinkLoader {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<LoadResult> | undefined;
   #oldestPendingMs: number | undefined;
-  #lastPublishMs = 0;
   #lastPublishDurationMs = INITIAL_PUBLISH_ESTIMATE_MS;
   #msPerDelivery = INITIAL_MS_PER_DELIVERY;
   /** Deliveries acknowledged since the last cycle started. */
@@ -169,18 +162,6 @@ export class Loader implements SinkLoader {
   /** Nothing of its own to release: the sink closes the inbox it was given. */
   close(): Promise<void> {
     return Promise.resolve();
-  }
-
-  backlog(): number {
-    return this.#progress.backlog();
-  }
-
-  publishLagSeconds(): number {
-    return this.#oldestPendingMs === undefined ? 0 : Math.max(0, (Date.now() - this.#oldestPendingMs) / 1000);
-  }
-
-  lastPublishSeconds(): number {
-    return this.#lastPublishMs / 1000;
   }
 
   /**
@@ -246,7 +227,6 @@ export class Loader implements SinkLoader {
       if (pending.deliveries === 0) break;
       await this.#o.publish(this.#o.dataDir, pending.batch);
       this.#mark.run(pending.lastId, new Date().toISOString(), pending.lastId);
-      this.#lastPublishMs = Date.now();
       this.#lastPublishDurationMs = performance.now() - started;
       if (pending.deliveries >= MEASURE_FROM_DELIVERIES)
         this.#msPerDelivery = this.#lastPublishDurationMs / pending.deliveries;

@@ -7,6 +7,7 @@ import { createLogger } from '../util/logger.js';
 import { handleDelivery, reply } from './handle-delivery.js';
 import { parseHookPath } from './hook-path.js';
 import { HookRegistry } from './hook-registry.js';
+import { InboxProgress } from './inbox-progress.js';
 import { InboxWriter } from './inbox-writer.js';
 import { Loader, type LoadResult, type PublishStream, type SinkLoader } from './loader.js';
 import { LoaderThread } from './loader-thread.js';
@@ -64,9 +65,9 @@ export async function startSink(
   let publishes = 0;
   let publishFailures = 0;
   let lastPublishAt: string | null = null;
+  const progress = new InboxProgress(inbox);
   const loaderOptions = {
     dataDir: o.dataDir,
-    inbox,
     publishIntervalMs: o.publishIntervalMs,
     logger,
     onPublished: (result: LoadResult) => {
@@ -83,15 +84,16 @@ export async function startSink(
   const loader: SinkLoader = inject.publish
     ? new Loader({
         ...loaderOptions,
+        inbox,
         registry,
         validators: o.validateSchemas ? new SchemaValidators(o.dataDir) : undefined,
         publish: inject.publish,
       })
     : new LoaderThread({ ...loaderOptions, validateSchemas: o.validateSchemas, logLevel: logger.level });
   const metrics = new SinkMetrics({
-    backlog: () => loader.backlog(),
-    publishLagSeconds: () => loader.publishLagSeconds(),
-    lastPublishSeconds: () => loader.lastPublishSeconds(),
+    backlog: () => progress.backlog(),
+    publishLagSeconds: () => progress.publishLagSeconds(),
+    lastPublishSeconds: () => progress.lastPublishSeconds(),
     syncRuns: () => syncRuns(state),
   });
   const writer = new InboxWriter(join(o.dataDir, INBOX_DB_FILE), {
@@ -114,8 +116,8 @@ export async function startSink(
     if (path === '/healthz' && req.method === 'GET') {
       return reply(res, 200, {
         status: closing ? 'closing' : 'ok',
-        backlog: loader.backlog(),
-        publish_lag_seconds: loader.publishLagSeconds(),
+        backlog: progress.backlog(),
+        publish_lag_seconds: progress.publishLagSeconds(),
         last_publish_at: lastPublishAt,
       });
     }
@@ -190,7 +192,7 @@ export async function startSink(
     publishNow: () => loader.loadNow(),
     stats: () => ({
       outcomes: metrics.outcomes(),
-      backlog: loader.backlog(),
+      backlog: progress.backlog(),
       ...writer.stats(),
       publishes,
       publishFailures,
