@@ -41,6 +41,8 @@ const RESTART_DELAY_MS = 1_000;
 const ACK_NOTE_EVERY_MS = 100;
 
 export interface LoaderThreadOptions extends LoaderThreadData {
+  /** The thread's script; tests give one that wraps the real one (default: the built loader-worker.js). */
+  readonly workerFile?: string;
   readonly logger: Logger;
   readonly onPublished: (result: LoadResult) => void;
   readonly onPublishFailed: (error: Error) => void;
@@ -87,7 +89,8 @@ export class LoaderThread implements SinkLoader {
   }
 
   async stop(): Promise<void> {
-    await this.#call('stop');
+    // A thread that died and waits for its restart runs nothing that could be stopped.
+    if (this.#worker) await this.#call('stop');
   }
 
   /** Ends the thread (after stop and the final flush); waits until it has closed its connections. */
@@ -104,7 +107,7 @@ export class LoaderThread implements SinkLoader {
 
   #start(): void {
     const { dataDir, publishIntervalMs, validateSchemas, logLevel } = this.#o;
-    const worker = new Worker(WORKER_FILE, {
+    const worker = new Worker(this.#o.workerFile ?? WORKER_FILE, {
       workerData: { dataDir, publishIntervalMs, validateSchemas, logLevel } satisfies LoaderThreadData,
     });
     let failure: string | undefined;

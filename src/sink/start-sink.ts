@@ -45,11 +45,12 @@ export interface RunningSink {
 /**
  * Starts the push sink: `POST /hooks/<path_token>` (see handle-delivery.ts), `GET /healthz`
  * and `GET /metrics`, with the durable inbox (inbox-writer.ts) and the loader on a thread of
- * its own (loader-thread.ts). A test that injects `publish` gets the loader in-process instead.
+ * its own (loader-thread.ts). A test that injects `publish` gets the loader in-process instead;
+ * one that injects `loaderWorker` gets the loader's thread started from that script.
  */
 export async function startSink(
   options: SinkOptions,
-  inject: { publish?: PublishStream } = {},
+  inject: { publish?: PublishStream; loaderWorker?: string } = {},
 ): Promise<RunningSink> {
   const o = resolveSinkOptions(options);
   const logger = options.logger ?? createLogger('sink');
@@ -89,7 +90,12 @@ export async function startSink(
         validators: o.validateSchemas ? new SchemaValidators(o.dataDir) : undefined,
         publish: inject.publish,
       })
-    : new LoaderThread({ ...loaderOptions, validateSchemas: o.validateSchemas, logLevel: logger.level });
+    : new LoaderThread({
+        ...loaderOptions,
+        validateSchemas: o.validateSchemas,
+        logLevel: logger.level,
+        workerFile: inject.loaderWorker,
+      });
   const metrics = new SinkMetrics({
     backlog: () => progress.backlog(),
     publishLagSeconds: () => progress.publishLagSeconds(),

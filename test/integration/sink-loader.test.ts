@@ -24,6 +24,7 @@ import {
 const silent = pino({ level: 'silent' });
 const READER_CHILD = new URL('../helpers/warehouse-reader-child.mjs', import.meta.url).pathname;
 const LOCK_CHILD = new URL('../helpers/warehouse-lock-child.mjs', import.meta.url).pathname;
+const CRASHING_LOADER = new URL('../helpers/crashing-loader-worker.mjs', import.meta.url).pathname;
 
 async function count(dataDir: string, sql: string): Promise<number> {
   return Number((await queryReadOnly(dataDir, sql)).rows[0]?.[0]);
@@ -91,6 +92,52 @@ describe('sink loader', () => {
     expect(
       await count(data.dir, "select count(*) from stream_documents where document_id = 'threaded'"),
     ).toBe(1);
+  });
+
+  it('starts its thread again when it dies, and then publishes everything acknowledged', async () => {
+    const hook = insertHook(data.dir);
+    sink = await startSink(
+      { dataDir: data.dir, port: 0, publishIntervalMs: 600_000, logger: silent },
+      { loaderWorker: CRASHING_LOADER },
+    );
+    expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument('before')]))).toBe(200);
+    writeFileSync(join(data.dir, 'crash-loader'), '');
+    await expect(sink.publishNow()).rejects.toThrow('sink: loader thread ended (exit code 3)');
+    expect(sink.stats().publishFailures).toBe(1);
+    // Acknowledgements go on while no loader runs.
+    expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument('during')]))).toBe(200);
+    expect(sink.stats().backlog).toBe(2);
+
+    // A new thread starts a second later, from the inbox's watermark.
+    let result: unknown;
+    for (let waited = 0; result === undefined && waited < 30_000; waited += 100) {
+      result = await sink.publishNow().catch(async (error: Error) => {
+        expect(error.message).toBe('sink: the loader thread is not running');
+        await sleep(100);
+        return undefined;
+      });
+    }
+    expect(result).toEqual({ deliveries: 2, documents: 2, publishes: 1 });
+    expect(sink.stats()).toMatchObject({ backlog: 0, publishes: 1, publishFailures: 1 });
+    const docs = await queryReadOnly(data.dir, 'select document_id from stream_documents order by 1');
+    expect(docs.rows).toEqual([['before'], ['during']]);
+    const metrics = await (await fetch(`${sink.url}/metrics`)).text();
+    expect(metrics).toMatch(/^sink_publish_failures_total 1$/m);
+  });
+
+  it('closes while its thread is down, and the next start publishes what was kept', async () => {
+    const hook = insertHook(data.dir);
+    const options = { dataDir: data.dir, port: 0, publishIntervalMs: 600_000, logger: silent };
+    const crashing = await startSink(options, { loaderWorker: CRASHING_LOADER });
+    expect(await postDelivery(crashing.url, hook, deliveryBody(hook, [sampleDocument('kept')]))).toBe(200);
+    writeFileSync(join(data.dir, 'crash-loader'), '');
+    await expect(crashing.publishNow()).rejects.toThrow('sink: loader thread ended (exit code 3)');
+    await crashing.close(); // within the second before the restart
+
+    sink = await startSink(options);
+    expect(sink.stats().backlog).toBe(1);
+    expect(await sink.publishNow()).toEqual({ deliveries: 1, documents: 1, publishes: 1 });
+    expect(await count(data.dir, "select count(*) from stream_documents where document_id = 'kept'")).toBe(1);
   });
 
   it('publishes by itself within the interval after an acknowledgement', async () => {
