@@ -2,6 +2,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -100,6 +101,13 @@ export interface CannonFigures {
   readonly p99Ms: number;
   readonly non2xx: number;
   readonly errors: number;
+  /**
+   * Share (0..1) of the machine's CPU time during the run in which a virtual CPU was ready
+   * to run but the hypervisor did not run it (steal); NaN where /proc/stat is missing. On
+   * these VMs it is small for a busy loop (2%) but grows with the wake-ups of loopback
+   * ping-pong and fsync (15-31% seen): figures are only comparable at similar steal.
+   */
+  readonly steal: number;
 }
 
 /** Runs autocannon against `url` and reduces its result to the figures we report. */
@@ -108,6 +116,7 @@ export async function cannon(
   requests: autocannon.Request[],
   options: { connections: number; durationSeconds: number; overallRate?: number },
 ): Promise<CannonFigures> {
+  const before = cpuTimes();
   const result = await autocannon({
     url,
     requests,
@@ -121,7 +130,26 @@ export async function cannon(
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    steal: stealShare(before, cpuTimes()),
   };
+}
+
+/** The machine's CPU time by state, the first line of /proc/stat (Linux); undefined elsewhere. */
+function cpuTimes(): number[] | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] as string;
+    return line.trim().split(/\s+/).slice(1).map(Number);
+  } catch {
+    return undefined;
+  }
+}
+
+/** steal / (user + nice + system + idle + iowait + irq + softirq + steal) between two readings. */
+function stealShare(before: number[] | undefined, after: number[] | undefined): number {
+  if (!before || !after || after.length < 8) return Number.NaN;
+  const spent = after.slice(0, 8).map((value, i) => value - (before[i] ?? 0));
+  const total = spent.reduce((sum, value) => sum + value, 0);
+  return total > 0 ? (spent[7] as number) / total : Number.NaN;
 }
 
 /** `campaign-warehouse sink` (built CLI) in a child process, on a free port. */

@@ -5,7 +5,10 @@
  * Both servers run in child processes so autocannon never shares their event loop. Each round
  * measures the bare server, then a freshly started sink, the same way; the figures reported
  * are the round with the median ratio (these VMs' speed drifts by a third from minute to
- * minute, so one pair alone says little), and every round's ratio is listed.
+ * minute, so one pair alone says little), and every round's ratio is listed, with the
+ * hypervisor's steal during each run (see CannonFigures.steal): the sink's pipeline of
+ * threads, which wake each other for every group commit, loses more to it than the bare
+ * server's single thread.
  * Targets (2 cores): >= 5,000 acks/s, p99 < 50 ms, sink/bare >= 0.35.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,6 +46,11 @@ interface Round {
   readonly ratio: number;
 }
 
+/** A 0..1 share as a percentage, or "n/a" where it could not be read. */
+function percent(share: number): string {
+  return Number.isNaN(share) ? 'n/a' : `${(share * 100).toFixed(1)}%`;
+}
+
 function flag(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
@@ -66,7 +74,8 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       rounds.push(round);
       process.stdout.write(
         `round ${i + 1}/${roundCount}: sink ${Math.round(round.sink.acksPerSecond)}/s, ` +
-          `bare ${Math.round(round.bare.acksPerSecond)}/s, ratio ${round.ratio.toFixed(3)}\n`,
+          `bare ${Math.round(round.bare.acksPerSecond)}/s, ratio ${round.ratio.toFixed(3)} ` +
+          `(steal: sink run ${percent(round.sink.steal)}, bare run ${percent(round.bare.steal)})\n`,
       );
     }
     const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
@@ -80,9 +89,11 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       sink_answer_p99_ms_at_most: metrics.answerP99Ms,
       sink_non2xx: sinkFigures.non2xx,
       sink_errors: sinkFigures.errors,
+      sink_steal_pct: Number((sinkFigures.steal * 100).toFixed(1)),
       bare_acks_per_s: Math.round(bareFigures.acksPerSecond),
       bare_p50_ms: bareFigures.p50Ms,
       bare_p99_ms: bareFigures.p99Ms,
+      bare_steal_pct: Number((bareFigures.steal * 100).toFixed(1)),
       ratio: Number(median.ratio.toFixed(3)),
       ratio_min: Number((ratios[0] as number).toFixed(3)),
       ratio_max: Number((ratios[ratios.length - 1] as number).toFixed(3)),
@@ -120,7 +131,8 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
     process.stdout.write(
       `sink/bare = ${figures.ratio} (median of ${roundCount} rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')}; ` +
         `target >= 0.35); targets: >= 5,000 acks/s, p99 < 50 ms; ` +
-        `${connections} connections, ${figures.body_bytes}-byte bodies, ${durationSeconds} s each\n`,
+        `${connections} connections, ${figures.body_bytes}-byte bodies, ${durationSeconds} s each; ` +
+        `steal in the median round: sink run ${percent(sinkFigures.steal)}, bare run ${percent(bareFigures.steal)}\n`,
     );
     process.stdout.write(
       `inbox group commits (median round, warm-up included): ${figures.commits}, ${figures.deliveries_per_commit} ` +
