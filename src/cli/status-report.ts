@@ -5,9 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { desc, max, sql } from 'drizzle-orm';
-import { LOADED_THROUGH_SQL, openInboxDb } from '../state/inbox-db.js';
-import { deliveries, loaderProgress } from '../state/inbox-schema.js';
+import { desc, max } from 'drizzle-orm';
+import { InboxProgress } from '../sink/inbox-progress.js';
+import { openInboxDb } from '../state/inbox-db.js';
+import { deliveries } from '../state/inbox-schema.js';
 import { hooks, runs } from '../state/schema.js';
 import { openStateDb } from '../state/state-db.js';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
@@ -96,18 +97,15 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
   if (existsSync(join(dataDir, 'inbox.sqlite'))) {
     const inbox = openInboxDb(dataDir);
     try {
+      const progress = new InboxProgress(inbox);
       const row = inbox.db
-        .select({
-          backlog: sql<number>`sum(case when ${deliveries.deliveryId} > ${sql.raw(LOADED_THROUGH_SQL)} then 1 else 0 end)`,
-          lastDelivery: max(deliveries.receivedAt),
-        })
+        .select({ lastDelivery: max(deliveries.receivedAt) })
         .from(deliveries)
         .get();
-      const progress = inbox.db.select().from(loaderProgress).get();
       report.inbox = {
-        backlog: row?.backlog ?? 0,
+        backlog: progress.backlog(),
         lastDelivery: row?.lastDelivery ?? null,
-        lastPublish: progress?.loadedAt ?? null,
+        lastPublish: progress.lastPublishAt(),
       };
     } finally {
       inbox.close();

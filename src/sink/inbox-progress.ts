@@ -39,9 +39,14 @@ export class InboxProgress {
     return oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest) / 1000);
   }
 
+  /** ISO-8601 time of the last publish (by this process or an earlier one), null before the first. */
+  lastPublishAt(): string | null {
+    return this.#loadedAt.get()?.loaded_at ?? null;
+  }
+
   /** Unix seconds of the last publish, 0 before the first. */
   lastPublishSeconds(): number {
-    const loadedAt = this.#loadedAt.get()?.loaded_at;
+    const loadedAt = this.lastPublishAt();
     return loadedAt ? Date.parse(loadedAt) / 1000 : 0;
   }
 }

@@ -75,7 +75,6 @@ export interface LoadResult {
 
 /** What the sink asks of its loader, whether it runs in-process (Loader) or on a thread (LoaderThread). */
 export interface SinkLoader {
-  /** Called after each group commit with the time of its first delivery and how many it held. */
   noteAcknowledged(receivedAt: string, deliveries: number): void;
   /** Loads and publishes everything pending now (after a cycle already running). */
   loadNow(): Promise<LoadResult>;
@@ -136,7 +135,6 @@ export class Loader implements SinkLoader {
     this.#arm();
   }
 
-  /** Called after each group commit with the time of its first delivery and how many it held. */
   noteAcknowledged(receivedAt: string, deliveries: number): void {
     this.#unpublished += deliveries;
     if (this.#oldestPendingMs !== undefined) return;
@@ -144,14 +142,12 @@ export class Loader implements SinkLoader {
     this.#arm();
   }
 
-  /** Loads and publishes everything pending now (waits for a cycle already running, then runs one). */
   async loadNow(): Promise<LoadResult> {
     // A loop, not an if: another caller may have started a cycle while this one waited.
     while (this.#running) await this.#running.catch(() => undefined);
     return this.#cycle();
   }
 
-  /** Stops the timer and waits for a running cycle; loadNow() still works afterwards (final flush). */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);

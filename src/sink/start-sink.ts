@@ -23,7 +23,7 @@ export interface SinkStats {
   readonly committed: number;
   readonly publishes: number;
   readonly publishFailures: number;
-  /** ISO-8601 time of the last successful publish, null before the first. */
+  /** ISO-8601 time of the last successful publish (the inbox's, so also an earlier run's), null before the first. */
   readonly lastPublishAt: string | null;
 }
 
@@ -65,7 +65,6 @@ export async function startSink(
   const registry = new HookRegistry(state);
   let publishes = 0;
   let publishFailures = 0;
-  let lastPublishAt: string | null = null;
   const progress = new InboxProgress(inbox);
   const loaderOptions = {
     dataDir: o.dataDir,
@@ -73,7 +72,6 @@ export async function startSink(
     logger,
     onPublished: (result: LoadResult) => {
       publishes += result.publishes;
-      lastPublishAt = new Date().toISOString();
       for (let i = 0; i < result.publishes; i++) metrics.published();
       logger.info(result, 'sink: published');
     },
@@ -124,7 +122,7 @@ export async function startSink(
         status: closing ? 'closing' : 'ok',
         backlog: progress.backlog(),
         publish_lag_seconds: progress.publishLagSeconds(),
-        last_publish_at: lastPublishAt,
+        last_publish_at: progress.lastPublishAt(),
       });
     }
     if (path === '/metrics' && req.method === 'GET') {
@@ -202,7 +200,7 @@ export async function startSink(
       ...writer.stats(),
       publishes,
       publishFailures,
-      lastPublishAt,
+      lastPublishAt: progress.lastPublishAt(),
     }),
     close: () => {
       closed ??= close();
