@@ -32,6 +32,8 @@ export interface StatusReport {
     retries: number;
     throttled: number;
     rowsWritten: number;
+    /** Attempts of the run that failed (the scheduler's retries back off by it). */
+    failures: number;
     error: string | null;
   }[];
   hooks: {
@@ -74,6 +76,7 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
           retries: r.retries,
           throttled: r.throttled,
           rowsWritten: r.rowsWritten,
+          failures: r.failures,
           error: r.error,
         })),
       hooks: state.db
@@ -143,7 +146,7 @@ export function formatStatus(r: StatusReport): string {
   if (!r.runs.length) out.push('  none');
   for (const run of r.runs) {
     out.push(
-      `  ${run.startedAt}  ${run.snapshotDate}  ${run.status.padEnd(9)} ${run.trigger.padEnd(8)} requests ${run.requests}, retries ${run.retries}, 429s ${run.throttled}, rows ${run.rowsWritten}${run.error ? `  error: ${run.error}` : ''}`,
+      `  ${run.startedAt}  ${run.snapshotDate}  ${run.status.padEnd(9)} ${run.trigger.padEnd(8)} requests ${run.requests}, retries ${run.retries}, 429s ${run.throttled}, rows ${run.rowsWritten}${run.failures ? `, failed attempts ${run.failures}` : ''}${run.error ? `  error: ${run.error}` : ''}`,
     );
   }
   out.push('hooks:');

@@ -128,6 +128,7 @@ export class RunRegistry {
         requests: run.requests + outcome.counters.requests,
         retries: run.retries + outcome.counters.retries,
         throttled: run.throttled + outcome.counters.throttled,
+        failures: run.failures + (outcome.status === 'failed' ? 1 : 0),
         pid: null,
       })
       .where(eq(runs.runId, run.runId))

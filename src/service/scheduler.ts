@@ -4,7 +4,7 @@
  * slots (the machine slept, the service was down) and retries a failed night with backoff.
  * Never two syncs at once.
  */
-import { eq, max } from 'drizzle-orm';
+import { and, eq, gt, max, sum } from 'drizzle-orm';
 import cron, { type ScheduledTask } from 'node-cron';
 import { latestCompletedRefresh } from '../extract/snapshot-date.js';
 import { runs } from '../state/schema.js';
@@ -32,7 +32,11 @@ export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
   private readonly abort = new AbortController();
-  /** Failures of this process's attempts at one snapshot date (a resumed run keeps its run id, so the runs table alone cannot count them). */
+  /**
+   * This process's failures at one snapshot date, for a sync that failed before it could
+   * record its run (a bad config, another sync holding the data directory); the runs table
+   * counts the rest, also across restarts.
+   */
   private failed: { snapshotDate: string; count: number; lastAt: Date } | undefined;
 
   constructor(private readonly o: SchedulerOptions) {
@@ -57,7 +61,7 @@ export class Scheduler {
       ...this.history(),
     });
     if (decision.action === 'wait') {
-      if (reason === 'scheduled') this.o.logger.info({ reason: decision.reason }, 'scheduled sync skipped');
+      if (reason !== 'check') this.o.logger.info({ reason: decision.reason }, `${reason} sync skipped`);
       return decision;
     }
     const trigger = reason === 'scheduled' ? 'scheduled' : decision.trigger;
@@ -90,6 +94,7 @@ export class Scheduler {
     await this.current;
   }
 
+  /** What the runs table (and this process) says of the current target: a restart keeps the backoff. */
   private history() {
     const { db } = this.o.state;
     const target = latestCompletedRefresh(this.o.now());
@@ -98,11 +103,17 @@ export class Scheduler {
       .from(runs)
       .where(eq(runs.status, 'succeeded'))
       .get();
-    const failed = this.failed?.snapshotDate === target ? this.failed : undefined;
+    const recorded = db
+      .select({ failures: sum(runs.failures).mapWith(Number), lastAt: max(runs.finishedAt) })
+      .from(runs)
+      .where(and(eq(runs.snapshotDate, target), gt(runs.failures, 0)))
+      .get();
+    const mine = this.failed?.snapshotDate === target ? this.failed : undefined;
+    const recordedAt = recorded?.lastAt ? new Date(recorded.lastAt) : null;
     return {
       lastSuccessSnapshot: success?.snapshot ?? null,
-      failures: failed?.count ?? 0,
-      lastFailureAt: failed?.lastAt ?? null,
+      failures: Math.max(recorded?.failures ?? 0, mine?.count ?? 0),
+      lastFailureAt: mine && !(recordedAt && recordedAt > mine.lastAt) ? mine.lastAt : recordedAt,
     };
   }
 }

@@ -37,6 +37,7 @@ export class SinkMetrics {
   readonly #documents: Counter;
   readonly #publishFailures: Counter;
   readonly #publishes: Counter;
+  readonly #requestFailures: Counter;
   readonly #commitSeconds: Histogram;
   readonly #commitSize: Histogram;
   readonly #answerSeconds: Histogram;
@@ -81,6 +82,11 @@ export class SinkMetrics {
     this.#publishes = new Counter({
       name: 'sink_publishes_total',
       help: 'Successful loader publishes.',
+      registers,
+    });
+    this.#requestFailures = new Counter({
+      name: 'sink_request_failures_total',
+      help: "Requests answered 500 after an unexpected error (each logged as 'sink: request failed').",
       registers,
     });
     this.#publishFailures = new Counter({
@@ -153,6 +159,10 @@ export class SinkMetrics {
 
   published(): void {
     this.#publishes.inc();
+  }
+
+  requestFailed(): void {
+    this.#requestFailures.inc();
   }
 
   publishFailed(): void {

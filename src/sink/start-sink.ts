@@ -138,6 +138,7 @@ export async function startSink(
     if (closing) res.setHeader('Connection', 'close');
     route(req, res)
       .catch((error: Error) => {
+        metrics.requestFailed();
         logger.error({ err: error.message, path: req.url }, 'sink: request failed');
         if (!res.headersSent) reply(res, 500, { error: 'internal error' });
         else res.destroy();

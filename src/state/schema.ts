@@ -22,6 +22,11 @@ export const runs = sqliteTable(
     rowsWritten: integer('rows_written').notNull().default(0),
     /** One line naming the cause, endpoint and X-Request-Id; never a secret. */
     error: text('error'),
+    /**
+     * Attempts of this run that failed (a resumed run keeps its id, so the row alone would not
+     * say): with finished_at, the scheduler's retry backoff, which so survives a restart.
+     */
+    failures: integer('failures').notNull().default(0),
     /** JSON array of segment names the run covers. */
     segments: text('segments').notNull().default('["all"]'),
     pid: integer('pid'),

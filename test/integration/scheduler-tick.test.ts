@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RunRegistry } from '../../src/extract/run-registry.js';
 import { Scheduler } from '../../src/service/scheduler.js';
-import { runs } from '../../src/state/schema.js';
 import { openStateDb, type StateDb } from '../../src/state/state-db.js';
 
 let state: StateDb | undefined;
@@ -20,34 +20,38 @@ afterEach(() => {
 
 function setUp(startIso: string) {
   state = openStateDb(mkdtempSync(join(tmpdir(), 'cw-sched-')));
-  const db = state;
+  const registry = new RunRegistry(state);
   let now = new Date(startIso);
   const calls: { snapshotDate: string; trigger: string }[] = [];
-  let outcome: 'succeed' | 'fail' = 'succeed';
-  const scheduler = new Scheduler({
-    cron: '30 21 * * *',
-    timezone: 'UTC',
-    state: db,
-    logger: pino({ level: 'silent' }),
-    now: () => now,
-    sync: async (snapshotDate, trigger) => {
-      calls.push({ snapshotDate, trigger });
-      await new Promise<void>((r) => setImmediate(r));
-      const status = outcome === 'succeed' ? 'succeeded' : 'failed';
-      db.db
-        .insert(runs)
-        .values({ runId: `r${calls.length}`, snapshotDate, status, trigger, startedAt: now.toISOString() })
-        .run();
-      if (outcome === 'fail') throw new Error('boom');
-    },
-  });
+  /** 'fail-unrecorded': the sync fails before it records a run (as with a bad config). */
+  let outcome: 'succeed' | 'fail' | 'fail-unrecorded' = 'succeed';
+  const counters = { requests: 0, retries: 0, throttled: 0 };
+  /** A scheduler over this state database, as `serve` starts one (tests also restart it). */
+  const start = (): Scheduler =>
+    new Scheduler({
+      cron: '30 21 * * *',
+      timezone: 'UTC',
+      state: state as StateDb,
+      logger: pino({ level: 'silent' }),
+      now: () => now,
+      sync: async (snapshotDate, trigger) => {
+        calls.push({ snapshotDate, trigger });
+        if (outcome === 'fail-unrecorded') throw new Error('bad config');
+        const { run } = registry.begin(snapshotDate, ['all'], trigger, now);
+        await new Promise<void>((r) => setImmediate(r));
+        const status = outcome === 'succeed' ? 'succeeded' : 'failed';
+        registry.finish(run, { status, counters }, now);
+        if (outcome === 'fail') throw new Error('boom');
+      },
+    });
   return {
-    scheduler,
+    scheduler: start(),
+    restart: start,
     calls,
     advance: (minutes: number) => {
       now = new Date(now.getTime() + minutes * 60_000);
     },
-    set: (o: 'succeed' | 'fail') => {
+    set: (o: typeof outcome) => {
       outcome = o;
     },
   };
@@ -101,5 +105,44 @@ describe('Scheduler.tick', () => {
       snapshotDate: '2026-03-11',
       trigger: 'catch-up',
     });
+  });
+
+  it("keeps a failed night's backoff across a restart (the runs table counts the failures)", async () => {
+    const { scheduler, restart, calls, advance, set } = setUp('2026-03-10T21:30:00Z');
+    set('fail');
+    await scheduler.tick('scheduled');
+    advance(6);
+    await scheduler.tick('check');
+    expect(calls.map((c) => c.trigger)).toEqual(['scheduled', 'retry']);
+    // The service restarts 2 minutes after its second failure: no immediate catch-up, the
+    // third attempt still waits the 10 minutes the second failure set.
+    advance(2);
+    const restarted = restart();
+    expect(await restarted.tick('start')).toMatchObject({
+      action: 'wait',
+      reason: 'retry 3 after a failure',
+    });
+    advance(8);
+    set('succeed');
+    expect(await restarted.tick('check')).toMatchObject({ action: 'run', trigger: 'retry' });
+    expect(calls).toHaveLength(3);
+    expect(await restarted.tick('check')).toMatchObject({
+      action: 'wait',
+      reason: expect.stringContaining('already synced'),
+    });
+  });
+
+  it('backs off a sync that fails before recording its run', async () => {
+    const { scheduler, calls, advance, set } = setUp('2026-03-10T21:30:00Z');
+    set('fail-unrecorded');
+    await scheduler.tick('scheduled');
+    advance(1);
+    expect(await scheduler.tick('check')).toMatchObject({
+      action: 'wait',
+      reason: 'retry 2 after a failure',
+    });
+    advance(4);
+    expect(await scheduler.tick('check')).toMatchObject({ action: 'run', trigger: 'retry' });
+    expect(calls).toHaveLength(2);
   });
 });

@@ -1,16 +1,19 @@
 /**
  * `serve` as it runs in production (the built CLI in a child process) against the simulator
- * on loopback: at start it catches up the latest completed refresh (outside 18:00-21:00 UTC),
- * the sink answers /healthz and shows the sync in /metrics, and SIGTERM — also in the middle
- * of a sync — ends it cleanly with exit code 0.
+ * on loopback: at start it catches up the latest completed refresh, but starts nothing inside
+ * the refresh window (18:00-21:00 UTC); the sink answers /healthz and shows the sync in
+ * /metrics, and SIGTERM — also in the middle of a sync — ends it cleanly with exit code 0.
+ * The serve process and its sync see the hour each test needs (helpers/shift-clock.mjs), so
+ * every case runs whatever the time of day.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { insideRefreshWindow, latestCompletedRefresh } from '../../src/extract/snapshot-date.js';
+import { latestCompletedRefresh } from '../../src/extract/snapshot-date.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 
@@ -27,13 +30,31 @@ afterEach(async () => {
   sim = child = undefined;
 });
 
-/** Starts serve; resolves with the sink URL from its "serving" log line. */
-async function serve(dataDir: string, simUrl: string): Promise<{ proc: ChildProcess; sinkUrl: string }> {
+const SHIFT_CLOCK = fileURLToPath(new URL('../helpers/shift-clock.mjs', import.meta.url));
+
+/** A clock at `hhmm` UTC today: the time serve (and the simulator) will see, and the shift to it. */
+function clockAt(hhmm: string): { at: Date; shiftMs: number } {
+  const at = new Date(`${new Date().toISOString().slice(0, 10)}T${hhmm}:00Z`);
+  return { at, shiftMs: at.getTime() - Date.now() };
+}
+
+/** Starts serve with its clock shifted; resolves with the sink URL from its "serving" log line. */
+async function serve(
+  dataDir: string,
+  simUrl: string,
+  shiftMs: number,
+): Promise<{ proc: ChildProcess; sinkUrl: string; log: () => string }> {
   const proc = spawn(
     process.execPath,
     [cli, 'serve', '--host', '127.0.0.1', '--port', '0', '--base-url', simUrl, '--data-dir', dataDir],
     {
-      env: { ...process.env, CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'info' },
+      env: {
+        ...process.env,
+        CW_API_KEY: 'sim-key',
+        CW_LOG_LEVEL: 'info',
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${SHIFT_CLOCK}`.trim(),
+        CW_TEST_CLOCK_SHIFT_MS: String(shiftMs),
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
@@ -47,7 +68,7 @@ async function serve(dataDir: string, simUrl: string): Promise<{ proc: ChildProc
       if (line) resolve((JSON.parse(line) as { sink: string }).sink);
     });
   });
-  return { proc, sinkUrl };
+  return { proc, sinkUrl, log: () => buffered };
 }
 
 function runStatuses(dataDir: string): string[] {
@@ -69,38 +90,54 @@ const exitOf = (proc: ChildProcess) =>
 
 describe('serve', () => {
   it('catches up at start, reports the sync in /metrics, and exits 0 on SIGTERM', async () => {
-    sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 } });
+    const clock = clockAt('22:00');
+    sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 }, startTime: clock.at });
     const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
-    const { proc, sinkUrl } = await serve(dataDir, sim.url);
+    const { proc, sinkUrl } = await serve(dataDir, sim.url, clock.shiftMs);
     expect((await fetch(`${sinkUrl}/healthz`)).status).toBe(200);
-
-    if (insideRefreshWindow(new Date())) {
-      // 18:00-21:00 UTC: no sync may start; give the start check a moment, then make sure.
-      await new Promise((r) => setTimeout(r, 1_000));
-      expect(runStatuses(dataDir)).toEqual([]);
-    } else {
-      const deadline = Date.now() + 60_000;
-      while (!runStatuses(dataDir).includes('succeeded') && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(runStatuses(dataDir)).toEqual(['succeeded']);
-      const db = new Database(join(dataDir, 'state.sqlite'), { readonly: true });
-      const row = db.prepare('select snapshot_date, trigger from runs').get();
-      db.close();
-      expect(row).toEqual({ snapshot_date: latestCompletedRefresh(new Date()), trigger: 'catch-up' });
-      const metrics = await (await fetch(`${sinkUrl}/metrics`)).text();
-      const last = /^cw_sync_last_success_timestamp_seconds(?:\{[^}]*\})? (\S+)$/m.exec(metrics);
-      expect(Number(last?.[1])).toBeGreaterThan(0);
+    const deadline = Date.now() + 60_000;
+    while (!runStatuses(dataDir).includes('succeeded') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
     }
+    expect(runStatuses(dataDir)).toEqual(['succeeded']);
+    const db = new Database(join(dataDir, 'state.sqlite'), { readonly: true });
+    const row = db.prepare('select snapshot_date, trigger from runs').get();
+    db.close();
+    expect(row).toEqual({ snapshot_date: latestCompletedRefresh(clock.at), trigger: 'catch-up' });
+    const metrics = await (await fetch(`${sinkUrl}/metrics`)).text();
+    const last = /^cw_sync_last_success_timestamp_seconds(?:\{[^}]*\})? (\S+)$/m.exec(metrics);
+    expect(Number(last?.[1])).toBeGreaterThan(0);
     proc.kill('SIGTERM');
     expect(await exitOf(proc)).toBe(0);
   }, 90_000);
 
-  it('SIGTERM in the middle of a sync stops it at a safe point and exits 0', async (ctx) => {
-    if (insideRefreshWindow(new Date())) ctx.skip();
-    sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 }, faults: { slowRate: 1, slowMs: 200 } });
+  it('starts no sync inside the refresh window, and still serves the sink', async () => {
+    const clock = clockAt('19:00');
+    sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 }, startTime: clock.at });
     const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
-    const { proc } = await serve(dataDir, sim.url);
+    const { proc, sinkUrl, log } = await serve(dataDir, sim.url, clock.shiftMs);
+    const health = (await (await fetch(`${sinkUrl}/healthz`)).json()) as { status: string };
+    expect(health.status).toBe('ok');
+    while (!log().includes('"msg":"start sync skipped"')) {
+      expect(proc.exitCode).toBeNull();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(log()).toMatch(/"reason":"the API is refreshing[^"]*","msg":"start sync skipped"/);
+    expect(log()).not.toContain('starting sync');
+    expect(runStatuses(dataDir)).toEqual([]);
+    proc.kill('SIGTERM');
+    expect(await exitOf(proc)).toBe(0);
+  }, 90_000);
+
+  it('SIGTERM in the middle of a sync stops it at a safe point and exits 0', async () => {
+    const clock = clockAt('22:00');
+    sim = await startSimulator({
+      hooks: { deliveriesPerSecond: 0 },
+      faults: { slowRate: 1, slowMs: 200 },
+      startTime: clock.at,
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
+    const { proc } = await serve(dataDir, sim.url, clock.shiftMs);
     while (!runStatuses(dataDir).includes('running')) {
       expect(proc.exitCode).toBeNull();
       await new Promise((r) => setTimeout(r, 100));

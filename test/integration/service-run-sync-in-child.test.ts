@@ -35,16 +35,19 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function runs(dataDir: string): { status: string; trigger: string; snapshot_date: string }[] {
+function runs(
+  dataDir: string,
+): { status: string; trigger: string; snapshot_date: string; failures: number }[] {
   if (!existsSync(join(dataDir, 'state.sqlite'))) return [];
   const db = new Database(join(dataDir, 'state.sqlite'), { readonly: true });
   try {
     const ready = db.prepare("select 1 from sqlite_master where name = 'runs'").get();
     if (!ready) return []; // migrations not applied yet
-    return db.prepare('select status, trigger, snapshot_date from runs').all() as {
+    return db.prepare('select status, trigger, snapshot_date, failures from runs').all() as {
       status: string;
       trigger: string;
       snapshot_date: string;
+      failures: number;
     }[];
   } finally {
     db.close();
@@ -65,7 +68,7 @@ describe('runSyncInChild', () => {
       logger,
     });
     expect(runs(dataDir)).toEqual([
-      { status: 'succeeded', trigger: 'catch-up', snapshot_date: '2026-11-20' },
+      { status: 'succeeded', trigger: 'catch-up', snapshot_date: '2026-11-20', failures: 0 },
     ]);
     const { rows } = await queryReadOnly(dataDir, 'select count(*) from campaign_metrics');
     expect(rows[0]?.[0]).toBe(2);
@@ -84,7 +87,7 @@ describe('runSyncInChild', () => {
     });
     await expect(failure).rejects.toThrow(/^campaign-warehouse: .*401/);
     await failure.catch((error: Error) => expect(error.message).not.toContain('wrong-key-7d3e1a'));
-    expect(runs(join(root, 'bad-key'))).toMatchObject([{ status: 'failed', trigger: 'retry' }]);
+    expect(runs(join(root, 'bad-key'))).toMatchObject([{ status: 'failed', trigger: 'retry', failures: 1 }]);
   });
 
   it('aborting stops the running child at a safe point: its run is not marked succeeded', async () => {

@@ -18,13 +18,15 @@ import {
 import { rawPost } from '../helpers/sink-raw-request.js';
 
 const BODY_LIMIT = 4_096;
-const silent = pino({ level: 'silent' });
 
 describe('sink HTTP answers', () => {
   const data = tempSinkDir();
   let sink: RunningSink;
   let inbox: InboxDb | undefined;
   let hook: TestHook;
+  /** The sink's error log lines (JSON), to check what is said and that no secret is. */
+  const errorLog: string[] = [];
+  const logger = pino({ level: 'error' }, { write: (line: string) => errorLog.push(line) });
   const url = (h: TestHook): string => `${sink.url}${hookPath(h.pathToken)}`;
   const inboxRows = (): number => {
     const check = openInboxDb(data.dir);
@@ -43,7 +45,7 @@ describe('sink HTTP answers', () => {
       bodyLimitBytes: BODY_LIMIT,
       publishIntervalMs: 600_000,
       inboxBusyTimeoutMs: 100,
-      logger: silent,
+      logger,
       openInbox: (dir) => {
         inbox = openInboxDb(dir);
         return inbox;
@@ -179,6 +181,30 @@ describe('sink HTTP answers', () => {
       other.sqlite.exec('rollback');
       other.close();
     }
+    expect(await postDelivery(sink.url, hook, body)).toBe(200);
+  });
+
+  it('500 when a request fails unexpectedly: logged and counted, and the sink goes on', async () => {
+    const body = deliveryBody(hook, [sampleDocument('registry-unreadable')]);
+    // Another connection makes the hook registry unreadable under the running sink.
+    const state = openStateDb(data.dir);
+    try {
+      state.sqlite.exec('alter table hooks rename to hooks_away');
+      const response = await fetch(url(hook), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signatureHeaders(hook.secret, body) },
+        body,
+      });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: 'internal error' });
+    } finally {
+      state.sqlite.exec('alter table hooks_away rename to hooks');
+      state.close();
+    }
+    const failure = errorLog.map((line) => JSON.parse(line)).find((l) => l.msg === 'sink: request failed');
+    expect(failure).toMatchObject({ err: expect.stringContaining('no such table: hooks') });
+    expect(errorLog.join('')).not.toContain(hook.secret);
+    expect(await (await fetch(`${sink.url}/metrics`)).text()).toContain('sink_request_failures_total 1');
     expect(await postDelivery(sink.url, hook, body)).toBe(200);
   });
 
