@@ -1,7 +1,3 @@
-/** Shared set-up of the extractor's tests: a simulator on loopback, a temp data dir, a quiet sync. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { DEFAULT_SCHEDULE, type SyncConfig } from '../../src/config/sync-config.js';
 import { runSync, type SyncSummary } from '../../src/extract/run-sync.js';
@@ -11,6 +7,7 @@ import {
   startSimulator,
 } from '../../src/simulator/start-simulator.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { tempDir } from './temp-dir.js';
 
 /** 22:30 UTC: after the refresh window, so the snapshot date is that day. */
 export const SIM_START = new Date('2026-11-20T22:30:00Z');
@@ -26,7 +23,7 @@ export const SMALL = {
 export const quietLogger = pino({ level: 'silent' });
 
 export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'cw-extract-'));
+  return tempDir('cw-extract-');
 }
 
 export function startSim(options: SimulatorInput = {}): Promise<RunningSimulator> {

@@ -4,13 +4,13 @@
  * and that neither the API key nor a hook secret ever reaches stdout or stderr.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 const API_KEY = 'sim-key';
@@ -23,7 +23,7 @@ let dataDir: string;
 beforeAll(async () => {
   cli = ensureBuiltCli();
   sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 } });
-  dataDir = mkdtempSync(join(tmpdir(), 'cw-hooks-cli-'));
+  dataDir = tempDir('cw-hooks-cli-');
 }, 120_000);
 afterAll(async () => {
   await sim?.close();

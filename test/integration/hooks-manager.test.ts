@@ -3,8 +3,7 @@
  * row and its secret, the merged views, delete on both sides, and one clear line per error
  * status. Deliveries are switched off: this file is about the hook API, not the sink.
  */
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { HookManager } from '../../src/service/hook-manager.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
 import { hooks } from '../../src/state/schema.js';
 import { openStateDb, type StateDb } from '../../src/state/state-db.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SINK = 'https://sink.example.test/base/';
 const SECRET = 'a-test-secret-of-32-characters-x';
@@ -33,7 +33,7 @@ afterEach(async () => {
 async function setUp(apiKey = 'sim-key') {
   sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 } });
   client = createApiClient({ baseUrl: sim.url, apiKey, rps: 50, concurrency: 2, maxRetries: 0 });
-  const dataDir = mkdtempSync(join(tmpdir(), 'cw-hooks-'));
+  const dataDir = tempDir('cw-hooks-');
   state = openStateDb(dataDir);
   const searchId = sim.hooks.searches()[0]?.id ?? 0;
   return { manager: new HookManager(client, state), dataDir, searchId, state, sim };

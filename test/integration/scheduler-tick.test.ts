@@ -1,16 +1,9 @@
-/**
- * The Scheduler over a real state.sqlite with an injected clock and a fake sync: catch-up
- * at start, no overlap, retry with backoff after a failure, nothing inside the refresh
- * window, nothing once the snapshot succeeded. tick() is called directly (no cron wait).
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunRegistry } from '../../src/extract/run-registry.js';
 import { Scheduler } from '../../src/service/scheduler.js';
 import { openStateDb, type StateDb } from '../../src/state/state-db.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let state: StateDb | undefined;
 afterEach(() => {
@@ -19,7 +12,7 @@ afterEach(() => {
 });
 
 function setUp(startIso: string) {
-  state = openStateDb(mkdtempSync(join(tmpdir(), 'cw-sched-')));
+  state = openStateDb(tempDir('cw-sched-'));
   const registry = new RunRegistry(state);
   let now = new Date(startIso);
   const calls: { snapshotDate: string; trigger: string }[] = [];

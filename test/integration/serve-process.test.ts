@@ -7,8 +7,6 @@
  * every case runs whatever the time of day.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -16,6 +14,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { latestCompletedRefresh } from '../../src/extract/snapshot-date.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let cli = '';
 let sim: RunningSimulator | undefined;
@@ -92,7 +91,7 @@ describe('serve', () => {
   it('catches up at start, reports the sync in /metrics, and exits 0 on SIGTERM', async () => {
     const clock = clockAt('22:00');
     sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 }, startTime: clock.at });
-    const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
+    const dataDir = tempDir('cw-serve-');
     const { proc, sinkUrl } = await serve(dataDir, sim.url, clock.shiftMs);
     expect((await fetch(`${sinkUrl}/healthz`)).status).toBe(200);
     const deadline = Date.now() + 60_000;
@@ -114,7 +113,7 @@ describe('serve', () => {
   it('starts no sync inside the refresh window, and still serves the sink', async () => {
     const clock = clockAt('19:00');
     sim = await startSimulator({ hooks: { deliveriesPerSecond: 0 }, startTime: clock.at });
-    const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
+    const dataDir = tempDir('cw-serve-');
     const { proc, sinkUrl, log } = await serve(dataDir, sim.url, clock.shiftMs);
     const health = (await (await fetch(`${sinkUrl}/healthz`)).json()) as { status: string };
     expect(health.status).toBe('ok');
@@ -136,7 +135,7 @@ describe('serve', () => {
       faults: { slowRate: 1, slowMs: 200 },
       startTime: clock.at,
     });
-    const dataDir = mkdtempSync(join(tmpdir(), 'cw-serve-'));
+    const dataDir = tempDir('cw-serve-');
     const { proc } = await serve(dataDir, sim.url, clock.shiftMs);
     while (!runStatuses(dataDir).includes('running')) {
       expect(proc.exitCode).toBeNull();

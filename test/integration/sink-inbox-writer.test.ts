@@ -1,12 +1,10 @@
-/** The inbox writer's worker thread: failures reject exactly their own batch, with the real reason. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type InboxDelivery, InboxWriter, MAX_GROUP_COMMIT } from '../../src/sink/inbox-writer.js';
 import { INBOX_DB_FILE, INBOX_PAGE_SIZE, openInboxDb } from '../../src/state/inbox-db.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const delivery = (hookId: string): InboxDelivery => ({
   hookId,
@@ -16,14 +14,8 @@ const delivery = (hookId: string): InboxDelivery => ({
 });
 
 describe('InboxWriter', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('rejects a batch its worker could not commit with the reason, then commits the next once it can', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'cw-inbox-writer-')), 'not-yet');
-    dirs.push(dir);
+    const dir = join(tempDir('cw-inbox-writer-'), 'not-yet');
     const committed: string[] = [];
     const writer = new InboxWriter(join(dir, INBOX_DB_FILE), {
       onCommitted: (deliveries) => committed.push(...deliveries.map((d) => d.hookId)),
@@ -46,8 +38,7 @@ describe('InboxWriter', () => {
 
   /** A new inbox whose write lock another connection holds until `other.exec('commit')`. */
   function lockedInbox(): { file: string; other: Database.Database } {
-    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
-    dirs.push(dir);
+    const dir = tempDir('cw-inbox-writer-');
     openInboxDb(dir).close();
     const other = new Database(join(dir, INBOX_DB_FILE));
     other.exec('begin immediate');
@@ -55,8 +46,7 @@ describe('InboxWriter', () => {
   }
 
   it('groups deliveries queued together into one commit and answers each with its id', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
-    dirs.push(dir);
+    const dir = tempDir('cw-inbox-writer-');
     openInboxDb(dir).close();
     const writer = new InboxWriter(join(dir, INBOX_DB_FILE));
     const ids = await Promise.all(['a', 'b', 'c'].map((h) => writer.append(delivery(h))));
@@ -115,8 +105,7 @@ describe('InboxWriter', () => {
   });
 
   it('creates the inbox with 16 KB pages', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cw-inbox-writer-'));
-    dirs.push(dir);
+    const dir = tempDir('cw-inbox-writer-');
     const inbox = openInboxDb(dir);
     try {
       expect(inbox.sqlite.pragma('page_size', { simple: true })).toBe(INBOX_PAGE_SIZE);

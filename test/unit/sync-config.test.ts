@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RPS, resolveSyncConfig } from '../../src/config/sync-config.js';
 import { latestCompletedRefresh, resolveSnapshotDate } from '../../src/extract/snapshot-date.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const env = { CW_API_KEY: 'k-123', CW_BASE_URL: 'https://api.example.com/' };
 function configFile(content: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'cw-config-')), 'cw.json');
+  const file = join(tempDir('cw-config-'), 'cw.json');
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
 }
