@@ -1,3 +1,4 @@
+/** Shared set-up of the extractor's tests: a simulator on loopback, a temp data dir, a quiet sync. */
 import pino from 'pino';
 import { DEFAULT_SCHEDULE, type SyncConfig } from '../../src/config/sync-config.js';
 import { runSync, type SyncSummary } from '../../src/extract/run-sync.js';

@@ -1,3 +1,10 @@
+/**
+ * The Scheduler over a real state.sqlite with an injected clock and a fake sync that records
+ * its run as a real one does (RunRegistry): catch-up at start, no overlap, retry with
+ * backoff after a failure (also across a restart, and for a sync that failed before it
+ * recorded its run), nothing inside the refresh window, nothing once the snapshot succeeded.
+ * tick() is called directly (no cron wait).
+ */
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunRegistry } from '../../src/extract/run-registry.js';
@@ -12,8 +19,9 @@ afterEach(() => {
 });
 
 function setUp(startIso: string) {
-  state = openStateDb(tempDir('cw-sched-'));
-  const registry = new RunRegistry(state);
+  const db = openStateDb(tempDir('cw-sched-'));
+  state = db;
+  const registry = new RunRegistry(db);
   let now = new Date(startIso);
   const calls: { snapshotDate: string; trigger: string }[] = [];
   /** 'fail-unrecorded': the sync fails before it records a run (as with a bad config). */
@@ -24,7 +32,7 @@ function setUp(startIso: string) {
     new Scheduler({
       cron: '30 21 * * *',
       timezone: 'UTC',
-      state: state as StateDb,
+      state: db,
       logger: pino({ level: 'silent' }),
       now: () => now,
       sync: async (snapshotDate, trigger) => {

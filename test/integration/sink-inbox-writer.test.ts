@@ -1,3 +1,4 @@
+/** The inbox writer's worker thread: failures reject exactly their own batch, with the real reason. */
 import { join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
