@@ -9,10 +9,10 @@
  * hypervisor's steal during each run (see CannonFigures.steal), since figures are only
  * comparable at similar steal. Heavy steal lowers the ratio (0.23-0.26 at 25-30%), but no
  * steal does not lift it: the bare server then gains more (26-36k/s) than the sink
- * (8.5-10.5k/s), for a median near 0.3. With a group commit, the
- * 64 senders move in convoys (answered together, back together, read together, committed
- * together), so the sink's per-request costs on the event loop, the commit thread and the
- * load generator add up along one cycle instead of overlapping as the bare server's do.
+ * (8.5-10.5k/s), for a median near 0.3. With a group commit, the 64 senders move in
+ * convoys (answered together, back together, read together, committed together), so the
+ * sink's per-request costs on the event loop, the commit thread and the load generator add
+ * up along one cycle instead of overlapping as the bare server's do.
  * Targets (2 cores): >= 5,000 acks/s, p99 < 50 ms, sink/bare >= 0.35.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
