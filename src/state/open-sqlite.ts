@@ -36,6 +36,14 @@ export function openSqlite<S extends Record<string, unknown>>(
   // for milliseconds; wait for them rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder: join(packageRoot(), 'sql', migrations) });
+  const migrationsFolder = join(packageRoot(), 'sql', migrations);
+  try {
+    migrate(db, { migrationsFolder });
+  } catch {
+    // drizzle reads which migrations are applied before its transaction: another process
+    // that applied the same ones in between makes this one fail (e.g. "duplicate column").
+    // Read again; a migration that really cannot be applied fails again, and that is thrown.
+    migrate(db, { migrationsFolder });
+  }
   return { db, sqlite, close: () => sqlite.close() };
 }

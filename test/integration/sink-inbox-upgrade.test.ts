@@ -3,38 +3,18 @@
  * written before it upgrades in place: what was published stays published, what was not is
  * published next, and published deliveries past the retention are pruned oldest first.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statusReport } from '../../src/cli/status-report.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { firstReleaseDb } from '../helpers/first-release-db.js';
 import { deliveryBody, insertHook, sampleDocument, tempSinkDir } from '../helpers/sink-fixtures.js';
 
 const DAY_MS = 24 * 3_600_000;
-
-/** An inbox as the first migration alone made it (the sink of the previous release). */
-function firstReleaseInbox(file: string): Database.Database {
-  const folder = mkdtempSync(join(tmpdir(), 'cw-inbox-0000-'));
-  try {
-    cpSync(join('sql', 'inbox'), folder, { recursive: true });
-    const journalPath = join(folder, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.filter((entry) => entry.tag === '0000_init');
-    writeFileSync(journalPath, JSON.stringify(journal));
-    const sqlite = new Database(file);
-    migrate(drizzle(sqlite), { migrationsFolder: folder });
-    return sqlite;
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 describe('inbox upgrade to the loader watermark', () => {
   let data: ReturnType<typeof tempSinkDir>;
@@ -51,7 +31,7 @@ describe('inbox upgrade to the loader watermark', () => {
     const old = new Date(Date.now() - 10 * DAY_MS).toISOString();
     const recent = new Date().toISOString();
     const loadedAt = new Date(Date.now() - 9 * DAY_MS).toISOString();
-    const inbox = firstReleaseInbox(join(data.dir, INBOX_DB_FILE));
+    const inbox = firstReleaseDb(join(data.dir, INBOX_DB_FILE), 'inbox');
     const insert = inbox.prepare(
       'insert into deliveries (hook_id, received_at, body, bytes, documents, loaded_at) values (?, ?, ?, ?, 1, ?)',
     );

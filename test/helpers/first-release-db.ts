@@ -1,0 +1,23 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { tempDir } from './temp-dir.js';
+
+/**
+ * A SQLite file as the first release made it: only the `0000_init` migration of sql/<set>/
+ * applied, by drizzle as the tool applies them (so later migrations are what an upgrade runs).
+ */
+export function firstReleaseDb(file: string, set: 'inbox' | 'state'): Database.Database {
+  const folder = tempDir(`cw-${set}-0000-`);
+  cpSync(join('sql', set), folder, { recursive: true });
+  const journalPath = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+  journal.entries = journal.entries.filter((entry) => entry.tag === '0000_init');
+  writeFileSync(journalPath, JSON.stringify(journal));
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  migrate(drizzle(sqlite), { migrationsFolder: folder });
+  return sqlite;
+}
