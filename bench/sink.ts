@@ -55,6 +55,11 @@ function percent(share: number): string {
   return Number.isNaN(share) ? 'n/a' : `${(share * 100).toFixed(1)}%`;
 }
 
+/** A 0..1 share in percent with one decimal, for the JSON line (NaN, so null, where unread). */
+function percentOf(share: number): number {
+  return Number((share * 100).toFixed(1));
+}
+
 function flag(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
@@ -93,11 +98,11 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       sink_answer_p99_ms_at_most: metrics.answerP99Ms,
       sink_non2xx: sinkFigures.non2xx,
       sink_errors: sinkFigures.errors,
-      sink_steal_pct: Number((sinkFigures.steal * 100).toFixed(1)),
+      sink_steal_pct: percentOf(sinkFigures.steal),
       bare_acks_per_s: Math.round(bareFigures.acksPerSecond),
       bare_p50_ms: bareFigures.p50Ms,
       bare_p99_ms: bareFigures.p99Ms,
-      bare_steal_pct: Number((bareFigures.steal * 100).toFixed(1)),
+      bare_steal_pct: percentOf(bareFigures.steal),
       ratio: Number(median.ratio.toFixed(3)),
       ratio_min: Number((ratios[0] as number).toFixed(3)),
       ratio_max: Number((ratios[ratios.length - 1] as number).toFixed(3)),

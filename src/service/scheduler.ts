@@ -109,11 +109,13 @@ export class Scheduler {
       .where(and(eq(runs.snapshotDate, target), gt(runs.failures, 0)))
       .get();
     const mine = this.failed?.snapshotDate === target ? this.failed : undefined;
-    const recordedAt = recorded?.lastAt ? new Date(recorded.lastAt) : null;
+    // Both sources see this process's recorded failures: the larger count, the later time.
+    let lastFailureAt = recorded?.lastAt ? new Date(recorded.lastAt) : null;
+    if (mine && (lastFailureAt === null || mine.lastAt > lastFailureAt)) lastFailureAt = mine.lastAt;
     return {
       lastSuccessSnapshot: success?.snapshot ?? null,
       failures: Math.max(recorded?.failures ?? 0, mine?.count ?? 0),
-      lastFailureAt: mine && !(recordedAt && recordedAt > mine.lastAt) ? mine.lastAt : recordedAt,
+      lastFailureAt,
     };
   }
 }
