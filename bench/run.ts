@@ -21,7 +21,8 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     load: async () => (await import('./memory.js')).runMemoryBench,
   },
   sink: {
-    describe: 'durable acknowledgements/s and latency of the sink vs a bare HTTP server',
+    describe:
+      'durable acknowledgements/s and latency of the sink vs a bare HTTP server, and one making only its checks',
     load: async () => (await import('./sink.js')).runSinkBench,
   },
   freshness: {

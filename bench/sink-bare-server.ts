@@ -1,16 +1,35 @@
 /**
  * Child process of the sink benchmark: a bare node:http server that reads each request body
  * and answers 200 without storing anything, the ceiling the sink is compared against.
+ * With CW_BENCH_CHECK_SECRET set, it first makes the sink's own checks of a push (both
+ * signatures with that secret, then JSON parsing and the `documents` array; 401/400 when
+ * they fail), still storing nothing: the share of the gap that the checks alone take.
  * Prints `{"port": n}` on stdout once listening; exits on SIGTERM.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { countDocuments } from '../src/sink/count-documents.js';
+import { headerValue } from '../src/sink/header-value.js';
+import { verifySignature } from '../src/sink/verify-signature.js';
+
+const secret = process.env.CW_BENCH_CHECK_SECRET;
 
 const server = createServer((req, res) => {
-  req.on('data', () => undefined);
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => {
+    if (secret !== undefined) chunks.push(chunk);
+  });
   req.on('end', () => {
-    const text = '{"status":"accepted"}';
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': text.length });
+    let status = 200;
+    if (secret !== undefined) {
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const sha1 = headerValue(req, 'x-hub-signature');
+      const sha256 = headerValue(req, 'x-hub-signature-256');
+      if (!verifySignature(secret, body, sha1, sha256)) status = 401;
+      else if (typeof countDocuments(body) !== 'number') status = 400;
+    }
+    const text = status === 200 ? '{"status":"accepted"}' : '{"error":"refused"}';
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': text.length });
     res.end(text);
   });
 });

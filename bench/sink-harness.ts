@@ -161,10 +161,16 @@ export function startSinkChild(dataDir: string, args: string[] = []): Promise<Ch
   return waitForUrl(child, 'stderr', (line) => /"url":"(http:[^"]+)"/.exec(line)?.[1]);
 }
 
-/** The bare node:http server (sink-bare-server.js) in a child process. */
-export function startBareChild(): Promise<ChildServer> {
+/**
+ * The bare node:http server (sink-bare-server.js) in a child process; given `checkSecret`, it
+ * also makes the sink's checks (signatures with that secret, JSON, `documents`) and stores nothing.
+ */
+export function startBareChild(checkSecret?: string): Promise<ChildServer> {
   const script = fileURLToPath(new URL('./sink-bare-server.js', import.meta.url));
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = { ...process.env };
+  delete env.CW_BENCH_CHECK_SECRET;
+  if (checkSecret !== undefined) env.CW_BENCH_CHECK_SECRET = checkSecret;
+  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'inherit'], env });
   return waitForUrl(child, 'stdout', (line) => {
     const port = (JSON.parse(line) as { port?: number }).port;
     return port ? `http://127.0.0.1:${port}` : undefined;

@@ -2,17 +2,20 @@
  * `npm run bench -- sink [--duration S] [--connections N] [--bodies N] [--rounds N]`: durable
  * acknowledgements per second and latency of the sink (each 200 means committed and fsynced
  * in the SQLite inbox), beside a bare node:http server that stores nothing, in the same run.
- * Both servers run in child processes so autocannon never shares their event loop. Each round
- * measures the bare server, then a freshly started sink, the same way; the figures reported
- * are the round with the median ratio (these VMs' speed drifts by a third from minute to
- * minute, so one pair alone says little), and every round's ratio is listed, with the
- * hypervisor's steal during each run (see CannonFigures.steal), since figures are only
- * comparable at similar steal. Heavy steal lowers the ratio (0.23-0.26 at 25-30%), but no
- * steal does not lift it: the bare server then gains more (26-36k/s) than the sink
- * (8.5-10.5k/s), for a median near 0.3. With a group commit, the 64 senders move in
- * convoys (answered together, back together, read together, committed together), so the
- * sink's per-request costs on the event loop, the commit thread and the load generator add
- * up along one cycle instead of overlapping as the bare server's do.
+ * A third server, the bare one making the sink's checks of a push (both HMACs, JSON parse)
+ * and still storing nothing, shows where the gap lies. All run in child processes so
+ * autocannon never shares their event loop. Each round measures the bare server, the checks
+ * server, then a freshly started sink, the same way; the figures reported are the round with
+ * the median sink/bare ratio (these VMs' speed drifts by a third from minute to minute, so one
+ * pair alone says little), and every round's ratio is listed, with the hypervisor's steal
+ * during each run (see CannonFigures.steal), since figures are only comparable at similar
+ * steal. Measured on the 2-core VMs (2026-11-24, no steal, 9 rounds): the checks server
+ * reaches 0.33-0.52 of bare (median 0.44), and the durable sink 0.65-0.95 of the checks
+ * server (median 0.78), for sink/bare medians of 0.33-0.35: the checks every push needs cost
+ * more of the gap than the durable commit and the sink's plumbing together (wrk instead of
+ * autocannon gives the same ratio). Pushes signed with
+ * X-Hub-Signature alone (the profile's minimum; these carry both) reach 0.39-0.41. Heavy
+ * steal lowers the ratio (0.23-0.26 at 25-30%).
  * Targets (2 cores): >= 5,000 acks/s, p99 < 50 ms, sink/bare >= 0.35.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Table from 'cli-table3';
 import {
+  type BenchHook,
   benchRequests,
   type CannonFigures,
   cannon,
@@ -44,6 +48,8 @@ const DEFAULT_ROUNDS = 3;
 
 interface Round {
   readonly bare: CannonFigures;
+  /** The bare server making the sink's checks too (signatures, JSON), storing nothing. */
+  readonly checks: CannonFigures;
   readonly sink: CannonFigures;
   /** From the sink's /metrics: group commits so far, and its own answer p99. */
   readonly metrics: { commits: number; deliveries: number; seconds: number; answerP99Ms: number };
@@ -79,17 +85,18 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
 
     const rounds: Round[] = [];
     for (let i = 0; i < roundCount; i++) {
-      const round = await measureRound(dataDir, requests, connections, durationSeconds);
+      const round = await measureRound(dataDir, hook, requests, connections, durationSeconds);
       rounds.push(round);
       process.stdout.write(
         `round ${i + 1}/${roundCount}: sink ${Math.round(round.sink.acksPerSecond)}/s, ` +
-          `bare ${Math.round(round.bare.acksPerSecond)}/s, ratio ${round.ratio.toFixed(3)} ` +
+          `checks only ${Math.round(round.checks.acksPerSecond)}/s, bare ${Math.round(round.bare.acksPerSecond)}/s, ` +
+          `ratio ${round.ratio.toFixed(3)} ` +
           `(steal: sink run ${percent(round.sink.steal)}, bare run ${percent(round.bare.steal)})\n`,
       );
     }
     const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
     const median = rounds.find((r) => r.ratio === ratios[Math.floor(ratios.length / 2)]) as Round;
-    const { bare: bareFigures, sink: sinkFigures, metrics } = median;
+    const { bare: bareFigures, checks: checkFigures, sink: sinkFigures, metrics } = median;
 
     const figures = {
       sink_acks_per_s: Math.round(sinkFigures.acksPerSecond),
@@ -103,6 +110,10 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       bare_p50_ms: bareFigures.p50Ms,
       bare_p99_ms: bareFigures.p99Ms,
       bare_steal_pct: percentOf(bareFigures.steal),
+      checks_acks_per_s: Math.round(checkFigures.acksPerSecond),
+      checks_p99_ms: checkFigures.p99Ms,
+      checks_to_bare: Number((checkFigures.acksPerSecond / bareFigures.acksPerSecond).toFixed(3)),
+      sink_to_checks: Number((sinkFigures.acksPerSecond / checkFigures.acksPerSecond).toFixed(3)),
       ratio: Number(median.ratio.toFixed(3)),
       ratio_min: Number((ratios[0] as number).toFixed(3)),
       ratio_max: Number((ratios[ratios.length - 1] as number).toFixed(3)),
@@ -128,6 +139,14 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
         figures.sink_errors,
       ],
       [
+        'checks only (no storage)',
+        figures.checks_acks_per_s,
+        checkFigures.p50Ms,
+        figures.checks_p99_ms,
+        checkFigures.non2xx,
+        checkFigures.errors,
+      ],
+      [
         'bare node:http',
         figures.bare_acks_per_s,
         figures.bare_p50_ms,
@@ -144,6 +163,10 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
         `steal in the median round: sink run ${percent(sinkFigures.steal)}, bare run ${percent(bareFigures.steal)}\n`,
     );
     process.stdout.write(
+      `where the gap is (median round): the checks alone (two HMACs, JSON parse) = ${figures.checks_to_bare} ` +
+        `of bare; durable storage and the sink's own work = ${figures.sink_to_checks} of that\n`,
+    );
+    process.stdout.write(
       `inbox group commits (median round, warm-up included): ${figures.commits}, ${figures.deliveries_per_commit} ` +
         `deliveries and ${figures.commit_ms_mean} ms each on average; the sink's own answer p99 ` +
         `(request in to answer out, from its histogram): at most ${figures.sink_answer_p99_ms_at_most} ms\n`,
@@ -155,21 +178,28 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
   }
 }
 
-/** One round: the bare server, then a sink started for it, each warmed up, then measured. */
+/**
+ * One round: the bare server, the bare server making the sink's checks, then a sink started
+ * for it, each warmed up, then measured.
+ */
 async function measureRound(
   dataDir: string,
+  hook: BenchHook,
   requests: ReturnType<typeof benchRequests>,
   connections: number,
   durationSeconds: number,
 ): Promise<Round> {
-  const bare = await startBareChild();
-  let bareFigures: CannonFigures;
-  try {
-    await cannon(bare.url, requests, { connections, durationSeconds: WARMUP_SECONDS });
-    bareFigures = await cannon(bare.url, requests, { connections, durationSeconds });
-  } finally {
-    await bare.stop();
-  }
+  const measureBare = async (checkSecret?: string): Promise<CannonFigures> => {
+    const bare = await startBareChild(checkSecret);
+    try {
+      await cannon(bare.url, requests, { connections, durationSeconds: WARMUP_SECONDS });
+      return await cannon(bare.url, requests, { connections, durationSeconds });
+    } finally {
+      await bare.stop();
+    }
+  };
+  const bareFigures = await measureBare();
+  const checkFigures = await measureBare(hook.secret);
   // Default publish interval: the loader's copies run as in production (at most one here).
   const sink = await startSinkChild(dataDir);
   try {
@@ -178,6 +208,7 @@ async function measureRound(
     const metrics = await metricFigures(sink.url);
     return {
       bare: bareFigures,
+      checks: checkFigures,
       sink: sinkFigures,
       metrics,
       ratio: sinkFigures.acksPerSecond / bareFigures.acksPerSecond,

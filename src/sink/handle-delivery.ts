@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../util/logger.js';
+import { countDocuments } from './count-documents.js';
+import { headerValue } from './header-value.js';
 import type { HookRegistry } from './hook-registry.js';
 import type { InboxWriter } from './inbox-writer.js';
 import { readBody } from './read-body.js';
@@ -51,8 +53,8 @@ export async function handleDelivery(
     res.once('finish', () => req.socket.destroySoon());
     return refuse(413, 'too_large', `body over the limit of ${ctx.bodyLimitBytes} bytes`);
   }
-  const sha1 = header(req, 'x-hub-signature');
-  const sha256 = header(req, 'x-hub-signature-256');
+  const sha1 = headerValue(req, 'x-hub-signature');
+  const sha256 = headerValue(req, 'x-hub-signature-256');
   if (!verifySignature(hook.secret, body, sha1, sha256)) {
     return refuse(401, 'bad_signature', 'missing or invalid X-Hub-Signature');
   }
@@ -73,23 +75,6 @@ export async function handleDelivery(
   }
   reply(res, 200, { status: 'accepted', delivery_id: deliveryId });
   ctx.metrics.delivery('accepted', seconds(), documents);
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** Number of documents of a verified body, or why it is refused. */
-function countDocuments(body: Buffer): number | 'invalid_json' | 'no_documents' {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return 'invalid_json';
-  }
-  const documents = (parsed as { documents?: unknown } | null)?.documents;
-  return Array.isArray(documents) ? documents.length : 'no_documents';
 }
 
 export function reply(res: ServerResponse, status: number, body: unknown): void {
