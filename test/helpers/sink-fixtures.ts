@@ -1,17 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { hookPath, newPathToken } from '../../src/sink/hook-path.js';
 import { hooks } from '../../src/state/schema.js';
 import { openStateDb } from '../../src/state/state-db.js';
 
 /** A fresh data folder in the temp dir; remove() deletes it. */
-export function tempSinkDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'cw-sink-'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 export interface TestHook {
   readonly hookId: string;
   readonly secret: string;

@@ -16,3 +16,9 @@ export function tempDir(prefix: string): string {
   made.push(dir);
   return dir;
 }
+
+/** A fresh folder in the temp dir that the caller removes itself, with remove(). */
+export function removableTempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,16 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openStaging } from '../../src/warehouse/open-staging.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import type { PublishResult } from '../../src/warehouse/types.js';
 import { sampleRun, sampleUnitRows } from './warehouse-rows.js';
-
-/** A fresh data folder in the temp dir; remove() deletes it. */
-export function tempDataDir(prefix = 'cw-warehouse-'): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** Stages the sample rows of the given segments for one date and publishes them. */
 export async function stageAndPublish(

@@ -10,8 +10,8 @@ import {
   sampleDocument,
   signatureHeaders,
   type TestHook,
-  tempSinkDir,
 } from '../helpers/sink-fixtures.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 
 const SENDERS = 32;
 
@@ -57,7 +57,7 @@ async function documentIds(dataDir: string): Promise<Set<string>> {
 }
 
 describe('sink process: kill -9 and SIGTERM', () => {
-  const data = tempSinkDir();
+  const data = removableTempDir('cw-sink-');
   let hook: TestHook;
   beforeAll(async () => {
     await buildCli();

@@ -13,14 +13,14 @@ import {
   sampleDocument,
   signatureHeaders,
   type TestHook,
-  tempSinkDir,
 } from '../helpers/sink-fixtures.js';
 import { rawPost } from '../helpers/sink-raw-request.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 
 const BODY_LIMIT = 4_096;
 
 describe('sink HTTP answers', () => {
-  const data = tempSinkDir();
+  const data = removableTempDir('cw-sink-');
   let sink: RunningSink;
   let inbox: InboxDb | undefined;
   let hook: TestHook;

@@ -12,12 +12,13 @@ import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { firstReleaseDb } from '../helpers/first-release-db.js';
-import { deliveryBody, insertHook, sampleDocument, tempSinkDir } from '../helpers/sink-fixtures.js';
+import { deliveryBody, insertHook, sampleDocument } from '../helpers/sink-fixtures.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 
 const DAY_MS = 24 * 3_600_000;
 
 describe('inbox upgrade to the loader watermark', () => {
-  let data: ReturnType<typeof tempSinkDir>;
+  let data: ReturnType<typeof removableTempDir>;
   let sink: RunningSink | undefined;
   afterEach(async () => {
     await sink?.close();
@@ -26,7 +27,7 @@ describe('inbox upgrade to the loader watermark', () => {
   });
 
   it('keeps what was published, publishes the rest, and prunes old published deliveries', async () => {
-    data = tempSinkDir();
+    data = removableTempDir('cw-sink-');
     const hook = insertHook(data.dir);
     const old = new Date(Date.now() - 10 * DAY_MS).toISOString();
     const recent = new Date().toISOString();

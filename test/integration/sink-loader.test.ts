@@ -13,13 +13,8 @@ import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { publishedPath, publishLockPath } from '../../src/warehouse/warehouse-paths.js';
-import {
-  deliveryBody,
-  insertHook,
-  postDelivery,
-  sampleDocument,
-  tempSinkDir,
-} from '../helpers/sink-fixtures.js';
+import { deliveryBody, insertHook, postDelivery, sampleDocument } from '../helpers/sink-fixtures.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 
 const silent = pino({ level: 'silent' });
 const READER_CHILD = new URL('../helpers/warehouse-reader-child.mjs', import.meta.url).pathname;
@@ -31,10 +26,10 @@ async function count(dataDir: string, sql: string): Promise<number> {
 }
 
 describe('sink loader', () => {
-  let data: ReturnType<typeof tempSinkDir>;
+  let data: ReturnType<typeof removableTempDir>;
   let sink: RunningSink | undefined;
   beforeEach(() => {
-    data = tempSinkDir();
+    data = removableTempDir('cw-sink-');
   });
   afterEach(async () => {
     await sink?.close();

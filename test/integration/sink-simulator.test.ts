@@ -10,12 +10,13 @@ import { hookPath, newPathToken } from '../../src/sink/hook-path.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { callRoute, sleep } from '../helpers/sim-hooks-server.js';
-import { insertHook, tempSinkDir } from '../helpers/sink-fixtures.js';
+import { insertHook } from '../helpers/sink-fixtures.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 
 const SECRET = 'e2e-shared-secret-0123456789abcd';
 
 describe('sink with the simulator delivery engine', () => {
-  const data = tempSinkDir();
+  const data = removableTempDir('cw-sink-');
   let sink: RunningSink;
   let service: HookService;
   afterAll(async () => {

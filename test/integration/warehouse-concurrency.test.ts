@@ -9,10 +9,10 @@ import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
 import { publishedPath, publishLockPath } from '../../src/warehouse/warehouse-paths.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 import { spawnHelper } from '../helpers/warehouse-child.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';
-import { tempDataDir } from '../helpers/warehouse-temp.js';
 
 /** Batch `n`: ten new documents and the one delivery announcing them (a consistent state). */
 function batch(n: number, hookId = 'h1'): StreamBatch {
@@ -46,9 +46,9 @@ function sha256(path: string): string {
 }
 
 describe('readers never wait, writers never wait (separate processes)', () => {
-  let data: ReturnType<typeof tempDataDir>;
+  let data: ReturnType<typeof removableTempDir>;
   beforeEach(() => {
-    data = tempDataDir();
+    data = removableTempDir('cw-warehouse-');
   });
   afterEach(() => data.remove());
 

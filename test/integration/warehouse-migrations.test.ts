@@ -4,13 +4,13 @@ import { openDatabase } from '../../src/warehouse/open-database.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun } from '../helpers/warehouse-rows.js';
-import { tempDataDir } from '../helpers/warehouse-temp.js';
 
 describe('warehouse migrations', () => {
-  let data: ReturnType<typeof tempDataDir>;
+  let data: ReturnType<typeof removableTempDir>;
   beforeEach(() => {
-    data = tempDataDir();
+    data = removableTempDir('cw-warehouse-');
   });
   afterEach(() => data.remove());
 

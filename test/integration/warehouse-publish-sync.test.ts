@@ -7,8 +7,9 @@ import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { publishWarehouse } from '../../src/warehouse/publish-warehouse.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
-import { stageAndPublish, tempDataDir } from '../helpers/warehouse-temp.js';
+import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
 async function count(dir: string, table: string): Promise<number> {
   const { rows } = await queryReadOnly(dir, `select count(*) from ${table}`);
@@ -16,9 +17,9 @@ async function count(dir: string, table: string): Promise<number> {
 }
 
 describe('publishSync', () => {
-  let data: ReturnType<typeof tempDataDir>;
+  let data: ReturnType<typeof removableTempDir>;
   beforeEach(() => {
-    data = tempDataDir();
+    data = removableTempDir('cw-warehouse-');
   });
   afterEach(() => data.remove());
 
@@ -144,9 +145,9 @@ describe('publishSync', () => {
 });
 
 describe('publishWarehouse', () => {
-  let data: ReturnType<typeof tempDataDir>;
+  let data: ReturnType<typeof removableTempDir>;
   beforeEach(() => {
-    data = tempDataDir();
+    data = removableTempDir('cw-warehouse-');
   });
   afterEach(() => data.remove());
 

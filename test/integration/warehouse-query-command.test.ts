@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerQuery } from '../../src/cli/query-command.js';
 import { UserError } from '../../src/util/user-error.js';
-import { stageAndPublish, tempDataDir } from '../helpers/warehouse-temp.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
+import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
 /** Runs `query ...args` as the CLI would and returns what it printed. */
 async function runQuery(args: string[]): Promise<string> {
@@ -22,7 +23,7 @@ async function runQuery(args: string[]): Promise<string> {
 }
 
 describe('campaign-warehouse query', () => {
-  const data = tempDataDir();
+  const data = removableTempDir('cw-warehouse-');
   beforeAll(async () => {
     await stageAndPublish(data.dir, '2026-11-20');
   });

@@ -4,7 +4,7 @@ import { openDatabase } from '../../src/warehouse/open-database.js';
 import { openStaging } from '../../src/warehouse/open-staging.js';
 import { toPlain } from '../../src/warehouse/query-read-only.js';
 import { APPENDER_FLUSH_ROWS } from '../../src/warehouse/table-appender.js';
-import { tempDataDir } from '../helpers/warehouse-temp.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 
 async function readAll(path: string, sql: string): Promise<unknown[][]> {
   const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
@@ -16,9 +16,9 @@ async function readAll(path: string, sql: string): Promise<unknown[][]> {
 }
 
 describe('openStaging', () => {
-  let data: ReturnType<typeof tempDataDir>;
+  let data: ReturnType<typeof removableTempDir>;
   beforeEach(() => {
-    data = tempDataDir();
+    data = removableTempDir('cw-warehouse-');
   });
   afterEach(() => data.remove());
 

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listViews } from '../../src/warehouse/create-views.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
-import { stageAndPublish, tempDataDir } from '../helpers/warehouse-temp.js';
+import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
 /** Reads a whole view as row objects. */
 async function view(dir: string, name: string, orderBy = '1'): Promise<Record<string, unknown>[]> {
@@ -12,7 +13,7 @@ async function view(dir: string, name: string, orderBy = '1'): Promise<Record<st
 }
 
 describe('analyst views on a loaded warehouse', () => {
-  const data = tempDataDir();
+  const data = removableTempDir('cw-warehouse-');
   beforeAll(async () => {
     await stageAndPublish(data.dir, '2026-11-19', ['all', 'vip'], { campaigns: ['c1', 'c2'] });
     await stageAndPublish(data.dir, '2026-11-20', ['all'], { runId: 'r2', campaigns: ['c1', 'c2'] });
