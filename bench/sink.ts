@@ -9,11 +9,11 @@
  * the median sink/bare ratio (these VMs' speed drifts by a third from minute to minute, so one
  * pair alone says little), and every round's ratio is listed, with the hypervisor's steal
  * during each run (see CannonFigures.steal), since figures are only comparable at similar
- * steal. Measured on the 2-core VMs (2026-11-24, no steal, 9 rounds): the checks server
- * reaches 0.33-0.52 of bare (median 0.44), and the durable sink 0.65-0.95 of the checks
- * server (median 0.78), for sink/bare medians of 0.33-0.35: the checks every push needs cost
- * more of the gap than the durable commit and the sink's plumbing together (wrk instead of
- * autocannon gives the same ratio). Pushes signed with
+ * steal. Measured on the 2-core VMs (2026-11-24, no steal, 4 runs of 3 rounds): the checks
+ * server reaches 0.33-0.52 of bare (median 0.43), and the durable sink 0.65-0.95 of the
+ * checks server (median 0.75), for sink/bare medians of 0.31-0.35: the checks every push
+ * needs cost more of the gap than the durable commit and the sink's plumbing together (wrk
+ * instead of autocannon gives the same ratio). Pushes signed with
  * X-Hub-Signature alone (the profile's minimum; these carry both) reach 0.39-0.41. Heavy
  * steal lowers the ratio (0.23-0.26 at 25-30%).
  * Targets (2 cores): >= 5,000 acks/s, p99 < 50 ms, sink/bare >= 0.35.
