@@ -13,9 +13,9 @@
  * server reaches 0.33-0.52 of bare (median 0.43), and the durable sink 0.65-0.95 of the
  * checks server (median 0.75), for sink/bare medians of 0.31-0.35: the checks every push
  * needs cost more of the gap than the durable commit and the sink's plumbing together (wrk
- * instead of autocannon gives the same ratio). Pushes signed with
- * X-Hub-Signature alone (the profile's minimum; these carry both) reach 0.39-0.41. Heavy
- * steal lowers the ratio (0.23-0.26 at 25-30%).
+ * instead of autocannon gives the same ratio). Pushes signed with X-Hub-Signature alone (the
+ * profile's minimum; these carry both) reach 0.39-0.41. Heavy steal lowers the ratio
+ * (0.23-0.26 at 25-30%).
  * Targets (2 cores): >= 5,000 acks/s, p99 < 50 ms, sink/bare >= 0.35.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
