@@ -9,8 +9,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countDocuments } from '../src/sink/count-documents.js';
-import { headerValue } from '../src/sink/header-value.js';
 import { verifySignature } from '../src/sink/verify-signature.js';
+import { headerOf } from '../src/util/header-of.js';
 
 const secret = process.env.CW_BENCH_CHECK_SECRET;
 
@@ -23,8 +23,8 @@ const server = createServer((req, res) => {
     let status = 200;
     if (secret !== undefined) {
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const sha1 = headerValue(req, 'x-hub-signature');
-      const sha256 = headerValue(req, 'x-hub-signature-256');
+      const sha1 = headerOf(req, 'x-hub-signature');
+      const sha256 = headerOf(req, 'x-hub-signature-256');
       if (!verifySignature(secret, body, sha1, sha256)) status = 401;
       else if (typeof countDocuments(body) !== 'number') status = 400;
     }

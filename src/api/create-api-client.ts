@@ -5,11 +5,12 @@
  */
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
+import { headerOf } from '../util/header-of.js';
 import { FatalApiError } from './errors.js';
 import { filterQuery } from './filter-query.js';
 import { isRecord } from './is-record.js';
 import { paginate } from './paginate.js';
-import { type Call, headerOf, type SendContext, sendWithRetry } from './send-with-retry.js';
+import { type Call, type SendContext, sendWithRetry } from './send-with-retry.js';
 import { Throttle } from './throttle.js';
 import type { ApiClient, ApiClientOptions, ApiStats, Hook, RawRecord, SearchType } from './types.js';
 import { validateBaseUrl } from './validate-base-url.js';

@@ -7,6 +7,7 @@
  */
 import type { Agent } from 'undici';
 import { request } from 'undici';
+import { headerOf } from '../util/header-of.js';
 import { backoffDelay } from './backoff-delay.js';
 import {
   ApiError,
@@ -58,11 +59,6 @@ export interface SendContext {
 
 const INVALID_JSON = Symbol('invalid JSON');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export function headerOf(reply: Pick<Reply, 'headers'>, name: string): string | undefined {
-  const value = reply.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
   const endpoint = `${c.method} ${c.path}`;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { headerOf } from '../util/header-of.js';
 import type { Logger } from '../util/logger.js';
 import { countDocuments } from './count-documents.js';
-import { headerValue } from './header-value.js';
 import type { HookRegistry } from './hook-registry.js';
 import type { InboxWriter } from './inbox-writer.js';
 import { readBody } from './read-body.js';
@@ -53,8 +53,8 @@ export async function handleDelivery(
     res.once('finish', () => req.socket.destroySoon());
     return refuse(413, 'too_large', `body over the limit of ${ctx.bodyLimitBytes} bytes`);
   }
-  const sha1 = headerValue(req, 'x-hub-signature');
-  const sha256 = headerValue(req, 'x-hub-signature-256');
+  const sha1 = headerOf(req, 'x-hub-signature');
+  const sha256 = headerOf(req, 'x-hub-signature-256');
   if (!verifySignature(hook.secret, body, sha1, sha256)) {
     return refuse(401, 'bad_signature', 'missing or invalid X-Hub-Signature');
   }

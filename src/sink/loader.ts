@@ -75,6 +75,7 @@ export interface LoadResult {
 
 /** What the sink asks of its loader, whether it runs in-process (Loader) or on a thread (LoaderThread). */
 export interface SinkLoader {
+  /** Called after each group commit with the time of its first delivery and how many it held. */
   noteAcknowledged(receivedAt: string, deliveries: number): void;
   /** Loads and publishes everything pending now (after a cycle already running). */
   loadNow(): Promise<LoadResult>;
