@@ -10,6 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';
 import { registerQuery } from './query-command.js';
+import { registerReport } from './report-command.js';
 import { registerSchemas } from './schemas-command.js';
 import { registerServe } from './serve-command.js';
 import { registerSimulate } from './simulate-command.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
     registerSync,
     registerStatus,
     registerQuery,
+    registerReport,
     registerHooks,
     registerSchemas,
     registerSink,

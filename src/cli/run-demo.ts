@@ -2,7 +2,7 @@
  * `npm start`: the whole job on the embedded simulator, no account needed. A nightly sync
  * into <data-dir>, analyst questions read back from the published file, then hooks pushing
  * signed documents into an in-process sink (a duplicate collapses, a forged push is
- * refused), published and counted per search type.
+ * refused), published and counted per search type; last, the HTML report of it all.
  */
 import { request } from 'undici';
 import type { SyncConfig } from '../config/sync-config.js';
@@ -11,6 +11,8 @@ import { formatSummary } from '../extract/format-summary.js';
 import { createProgressReporter } from '../extract/progress-reporter.js';
 import { runSync } from '../extract/run-sync.js';
 import { insideRefreshWindow } from '../extract/snapshot-date.js';
+import { DEFAULT_DAYS, DEFAULT_SEGMENT, defaultReportPath } from '../report/report-options.js';
+import { writeReport } from '../report/write-report.js';
 import { HookManager } from '../service/hook-manager.js';
 import { signBody } from '../simulator/hooks/sign-body.js';
 import { startSimulator } from '../simulator/start-simulator.js';
@@ -21,6 +23,7 @@ import { formatResult } from '../warehouse/format-result.js';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
 
 const SIM_KEY = 'sim-key';
+const DEFAULT_REPORT = { campaigns: [], segment: DEFAULT_SEGMENT, days: DEFAULT_DAYS } as const;
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
 export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
@@ -97,6 +100,9 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
     } finally {
       await sink.close();
     }
+    say('\n== 4. the report: charts and their tables in one self-contained HTML file');
+    const report = await writeReport({ ...DEFAULT_REPORT, dataDir, out: defaultReportPath(dataDir) });
+    say(`wrote ${report.path} (open it in a browser; it needs no network)`);
     say(`\ndone. Try: npx campaign-warehouse status --data-dir ${dataDir}`);
     say(`     npx campaign-warehouse query --data-dir ${dataDir} "select * from network_breakdown limit 10"`);
   } finally {

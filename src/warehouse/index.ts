@@ -5,6 +5,6 @@ export { openStaging } from './open-staging.js';
 export { publishRunRecord } from './publish-run-record.js';
 export { publishStream } from './publish-stream.js';
 export { publishSync } from './publish-sync.js';
-export { type QueryResult, queryReadOnly } from './query-read-only.js';
+export { type QueryResult, queryReadOnly, type ReadQuery, withReadOnly } from './query-read-only.js';
 export type { PublishResult, PublishSyncInput, StagingWriter, StreamBatch, SyncRunRecord } from './types.js';
 export { publishedPath, stagingPath } from './warehouse-paths.js';

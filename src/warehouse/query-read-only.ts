@@ -20,6 +20,9 @@ export interface QueryResult {
   readonly rows: Value[][];
 }
 
+/** Runs one query in a read-only session (see withReadOnly). */
+export type ReadQuery = (sql: string, params?: Value[] | Record<string, Value>) => Promise<QueryResult>;
+
 /**
  * Runs one query on the published warehouse opened READ_ONLY: it never blocks a publish
  * (publishes replace the file by rename) and sees one complete published state.
@@ -29,13 +32,23 @@ export async function queryReadOnly(
   sql: string,
   params?: Value[] | Record<string, Value>,
 ): Promise<QueryResult> {
+  return withReadOnly(dataDir, (query) => query(sql, params));
+}
+
+/**
+ * Opens the published warehouse READ_ONLY once for `work`, whose queries all see the same
+ * published state (a publish meanwhile renames a new file in; this open keeps the old one).
+ */
+export async function withReadOnly<T>(dataDir: string, work: (query: ReadQuery) => Promise<T>): Promise<T> {
   const path = publishedPath(dataDir);
   if (!existsSync(path))
     throw new UserError(`no warehouse yet at ${path}: run \`campaign-warehouse sync\` first`);
   const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
   try {
-    const reader = await db.connection.runAndReadAll(sql, params);
-    return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
+    return await work(async (sql, params) => {
+      const reader = await db.connection.runAndReadAll(sql, params);
+      return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
+    });
   } finally {
     db.close();
   }

@@ -1,0 +1,30 @@
+-- data_check_failures: the first $top disagreements found at $snapshot in $segment, for
+-- the campaigns in scope ($campaigns, a JSON array; [] for all). Needs the
+-- data_check_failures view.
+-- Columns: check_name, campaign_id, entity_id, expected, actual
+
+with
+
+data_check_failures as (
+
+    select check_name, campaign_id, entity_id, expected, actual
+    from main.data_check_failures
+    where snapshot_date = $snapshot and segment = $segment
+
+),
+
+asked as (
+
+    select unnest(cast($campaigns::json as varchar[])) as campaign_id
+
+),
+
+scoped as (
+
+    select *
+    from data_check_failures
+    where (select count(*) from asked) = 0 or campaign_id in (select campaign_id from asked)
+
+)
+
+select * from scoped order by check_name, campaign_id, entity_id limit $top

@@ -1,0 +1,47 @@
+import { type Command, InvalidArgumentError } from 'commander';
+
+const collect = (value: string, previous: string[] = []) => {
+  if (!value.trim()) throw new InvalidArgumentError('a campaign id cannot be empty');
+  return [...previous, value];
+};
+
+/**
+ * `campaign-warehouse report`: one self-contained HTML file (charts and their tables, no
+ * script, nothing fetched) from the published warehouse, opened read-only.
+ */
+export function registerReport(program: Command): void {
+  program
+    .command('report')
+    .description(
+      'write a self-contained HTML report (freshness, data checks, charts with their tables) from the published warehouse',
+    )
+    .option('--data-dir <dir>', 'folder of warehouse.duckdb [env CW_DATA_DIR] (default ./data)')
+    .option('--out <file>', 'the HTML file to write (default <data-dir>/report.html)')
+    .option('--campaign <id>', 'only this campaign (repeatable; default: all, the top 5 over time)', collect)
+    .option('--segment <name>', 'the segment to show (default all: the unfiltered figures)')
+    .option('--days <n>', 'snapshots of the last N days (default 30)')
+    .action(async (flags: ReportFlags) => {
+      const { defaultReportPath, parseDays, DEFAULT_DAYS, DEFAULT_SEGMENT } = await import(
+        '../report/report-options.js'
+      );
+      const days = flags.days === undefined ? DEFAULT_DAYS : parseDays(flags.days);
+      const dataDir = flags.dataDir ?? process.env.CW_DATA_DIR ?? './data';
+      const { writeReport } = await import('../report/write-report.js');
+      const written = await writeReport({
+        dataDir,
+        out: flags.out ?? defaultReportPath(dataDir),
+        campaigns: [...new Set(flags.campaign ?? [])],
+        segment: flags.segment ?? DEFAULT_SEGMENT,
+        days,
+      });
+      process.stdout.write(`${written.path}\n`);
+    });
+}
+
+interface ReportFlags {
+  dataDir?: string;
+  out?: string;
+  campaign?: string[];
+  segment?: string;
+  days?: string;
+}

@@ -1,0 +1,86 @@
+/** The report's first section: how fresh its figures are and which of them to doubt. */
+import { type Column, escapeHtml, formatValue, htmlTable } from './html-table.js';
+import type { ChecksData, ReportData } from './load-report-data.js';
+
+/** A nightly sync older than this has missed a night: say so. */
+const STALE_SYNC_HOURS = 36;
+
+const CHECK_COLUMNS: readonly Column[] = [
+  { key: 'check_name', label: 'check', kind: 'text' },
+  { key: 'status', label: 'status', kind: 'text' },
+  { key: 'checked', label: 'checked', kind: 'count' },
+  { key: 'failing', label: 'failing', kind: 'count' },
+];
+
+const FAILURE_COLUMNS: readonly Column[] = [
+  { key: 'check_name', label: 'check', kind: 'text' },
+  { key: 'campaign_id', label: 'campaign', kind: 'text' },
+  { key: 'entity_id', label: 'entity (influencer, network or post)', kind: 'text' },
+  { key: 'expected', label: 'expected', kind: 'amount' },
+  { key: 'actual', label: 'actual', kind: 'amount' },
+];
+
+export function freshnessSection(data: ReportData): string {
+  const f = data.freshness;
+  const hours = typeof f.sync_hours_ago === 'number' ? f.sync_hours_ago : null;
+  const sync =
+    f.sync_finished_at === null || f.sync_finished_at === undefined
+      ? '<span class="warn">none recorded</span>'
+      : `${escapeHtml(formatValue(f.sync_finished_at, 'time'))}${hours === null ? '' : ` (${escapeHtml(ago(hours))})`}, snapshot ${escapeHtml(f.sync_snapshot_date)}, run <code>${escapeHtml(f.sync_run_id)}</code>${hours !== null && hours > STALE_SYNC_HOURS ? ' <span class="warn">— older than a nightly cycle: has the schedule stopped?</span>' : ''}`;
+  const stream =
+    f.last_delivery_received_at === null || f.last_delivery_received_at === undefined
+      ? 'no streamed documents published yet'
+      : `newest published delivery received ${escapeHtml(formatValue(f.last_delivery_received_at, 'time'))}; ${escapeHtml(formatValue(f.deliveries ?? null, 'count'))} deliveries, ${escapeHtml(formatValue(f.documents ?? null, 'count'))} documents kept`;
+  const latest = data.window
+    ? escapeHtml(data.window.to)
+    : `<span class="warn">none in segment ${escapeHtml(data.segment)}</span>`;
+  return [
+    '<section id="freshness" aria-labelledby="freshness-h"><h2 id="freshness-h">Freshness</h2>',
+    '<dl class="facts">',
+    `<dt>Latest snapshot</dt><dd id="latest-snapshot">${latest}</dd>`,
+    `<dt>Last successful sync</dt><dd id="last-sync">${sync}</dd>`,
+    `<dt>Last sink publish</dt><dd id="last-publish">${stream}</dd>`,
+    `<dt>Data checks</dt><dd id="checks-summary">${checksSummary(data.checks)}</dd>`,
+    '</dl>',
+    checksDetail(data.checks),
+    '</section>',
+  ].join('\n');
+}
+
+function checksSummary(checks: ChecksData): string {
+  if (!checks.recorded || checks.snapshot === null) return 'no data checks recorded';
+  const failing = failingChecks(checks);
+  const at = `snapshot ${escapeHtml(checks.snapshot)}`;
+  if (failing.length === 0)
+    return `<span class="ok">all ${checks.checks.length} checks passed</span> (${at})`;
+  return `<span class="warn">${failing.length} of ${checks.checks.length} checks failing</span> (${at}): doubt the figures they name below`;
+}
+
+function checksDetail(checks: ChecksData): string {
+  if (!checks.recorded || checks.snapshot === null) return '';
+  const failing = failingChecks(checks);
+  if (failing.length === 0) return '';
+  return [
+    htmlTable('t-checks', 'Failing data checks', CHECK_COLUMNS, failing),
+    `<h3>Disagreements${checks.failures.length > 0 ? ` (the first ${checks.failures.length})` : ''}</h3>`,
+    checks.failures.length > 0
+      ? htmlTable(
+          't-check-failures',
+          'Disagreements found by the failing checks',
+          FAILURE_COLUMNS,
+          checks.failures,
+        )
+      : '<p class="empty">No disagreement concerns the campaigns of this report.</p>',
+  ].join('\n');
+}
+
+/** A check is failing when it found disagreements (its `failing` count), whatever its status word. */
+function failingChecks(checks: Extract<ChecksData, { recorded: true }>) {
+  return checks.checks.filter((c) => Number(c.failing ?? 0) > 0);
+}
+
+function ago(hours: number): string {
+  if (hours < 1) return `${Math.max(0, Math.round(hours * 60))} min ago`;
+  if (hours < 48) return `${Math.round(hours)} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}

@@ -1,0 +1,185 @@
+/**
+ * The report as one self-contained HTML page: inline CSS, charts as inline SVG drawn when
+ * the page is written, every figure also in a table. No script and nothing fetched, so it
+ * opens offline, by double-click, and prints.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { documentsSpec, historySpec, influencerSpec, networkSpec, salesSpec } from './chart-specs.js';
+import { freshnessSection } from './freshness-section.js';
+import { type Column, escapeHtml, htmlTable } from './html-table.js';
+import type { ReportData, Row } from './load-report-data.js';
+import { renderChart } from './render-chart.js';
+import { REPORT_CSS } from './report-style.js';
+
+interface ChartSection {
+  readonly id: string;
+  readonly title: string;
+  /** What the chart shows and how to read it (HTML, escaped by the caller). */
+  readonly intro: string;
+  readonly rows: readonly Row[];
+  /** Said instead of a chart when there are no rows. */
+  readonly empty: string;
+  readonly spec: () => TopLevelSpec;
+  readonly table: {
+    readonly caption: string;
+    readonly columns: readonly Column[];
+    readonly rows?: readonly Row[];
+  };
+  readonly extra?: string;
+}
+
+export async function renderReportPage(data: ReportData): Promise<string> {
+  const sections = await Promise.all(chartSections(data).map(renderSection));
+  const scope = data.campaigns.length ? data.campaigns.map(escapeHtml).join(', ') : 'all';
+  const window = data.window ? `${data.window.from} to ${data.window.to}` : 'no snapshot yet';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Campaign report · ${escapeHtml(data.segment)} · ${escapeHtml(data.window?.to ?? 'no data')}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+<header>
+<h1>Campaign report</h1>
+<p class="meta">Segment <b>${escapeHtml(data.segment)}</b> · campaigns: ${scope} · snapshots ${escapeHtml(window)} (last ${data.days} days) · generated ${escapeHtml(data.generatedAt.slice(0, 19).replace('T', ' '))} UTC</p>
+</header>
+<main>
+${freshnessSection(data)}
+${sections.join('\n')}
+</main>
+<footer>Written by <code>campaign-warehouse report</code> from the published warehouse. Reach is shown at the level the API reports it and never added up.</footer>
+</body>
+</html>
+`;
+}
+
+async function renderSection(section: ChartSection): Promise<string> {
+  const head = `<section id="${section.id}" aria-labelledby="${section.id}-h"><h2 id="${section.id}-h">${escapeHtml(section.title)}</h2>\n<p class="note">${section.intro}</p>`;
+  if (section.rows.length === 0)
+    return `${head}\n<p class="empty" role="note">${escapeHtml(section.empty)}</p>\n</section>`;
+  const svg = await renderChart(section.spec());
+  const { caption, columns, rows = section.rows } = section.table;
+  return [
+    head,
+    `<figure class="chart" aria-describedby="t-${section.id}-caption">${svg}<figcaption>${escapeHtml(caption)}: the figures are in the table below.</figcaption></figure>`,
+    htmlTable(`t-${section.id}`, caption, columns, rows),
+    section.extra ?? '',
+    '</section>',
+  ].join('\n');
+}
+
+function chartSections(data: ReportData): ChartSection[] {
+  const latest = data.window?.to ?? 'the latest snapshot';
+  const label = new Map(data.followed.map((f) => [f.campaign_id, f.campaign]));
+  const named = (rows: readonly Row[]) =>
+    rows.map((r) => ({ ...r, campaign: label.get(r.campaign_id) ?? null }));
+  return [
+    {
+      id: 'campaigns',
+      title: 'Top campaigns over time',
+      intro: data.campaigns.length
+        ? 'Engagement and EMV of the campaigns asked for, on each snapshot of the window.'
+        : `Engagement and EMV of the ${data.followed.length} campaigns with the most engagement on ${escapeHtml(latest)}, on each snapshot of the window.`,
+      rows: data.history,
+      empty: 'No campaign snapshot in this window: nothing to draw.',
+      spec: () => historySpec(data.history, data.followed),
+      table: {
+        caption: 'Engagement and EMV per snapshot and campaign',
+        columns: [
+          { key: 'snapshot_date', label: 'snapshot', kind: 'date' },
+          { key: 'campaign', label: 'campaign', kind: 'text' },
+          { key: 'engagement', label: 'engagement', kind: 'count' },
+          { key: 'emv', label: 'EMV', kind: 'amount' },
+        ],
+        rows: named(data.history),
+      },
+    },
+    {
+      id: 'networks',
+      title: 'Networks',
+      intro: `Posts, engagement and EMV per network on ${escapeHtml(latest)}, over the campaigns of the report. These add up across campaigns; reach does not, so it is shown per campaign and network below, never summed.`,
+      rows: data.networkTotals,
+      empty: 'No network figures on the latest snapshot.',
+      spec: () => networkSpec(data.networkTotals),
+      table: {
+        caption: 'Posts, engagement and EMV per network',
+        columns: [
+          { key: 'network', label: 'network', kind: 'text' },
+          { key: 'campaigns', label: 'campaigns', kind: 'count' },
+          { key: 'posts', label: 'posts', kind: 'count' },
+          { key: 'engagement', label: 'engagement', kind: 'count' },
+          { key: 'emv', label: 'EMV', kind: 'amount' },
+        ],
+      },
+      extra:
+        data.networkReach.length === 0
+          ? ''
+          : htmlTable(
+              't-network-reach',
+              "Reach per network of the followed campaigns, beside each campaign's own total reach (not a sum)",
+              [
+                { key: 'campaign', label: 'campaign', kind: 'text' },
+                { key: 'network', label: 'network', kind: 'text' },
+                { key: 'reach', label: 'reach on this network', kind: 'count' },
+                { key: 'campaign_total_reach', label: 'campaign total reach', kind: 'count' },
+              ],
+              named(data.networkReach),
+            ),
+    },
+    {
+      id: 'influencers',
+      title: 'Top influencers',
+      intro: `The ${data.influencers.length} influencers with the most engagement on ${escapeHtml(latest)}, over their campaigns in this report.`,
+      rows: data.influencers,
+      empty: 'No influencer figures on the latest snapshot.',
+      spec: () => influencerSpec(data.influencers),
+      table: {
+        caption: 'Top influencers by engagement',
+        columns: [
+          { key: 'influencer', label: 'influencer', kind: 'text' },
+          { key: 'influencer_id', label: 'id', kind: 'text' },
+          { key: 'campaigns', label: 'campaigns', kind: 'count' },
+          { key: 'posts', label: 'posts', kind: 'count' },
+          { key: 'engagement', label: 'engagement', kind: 'count' },
+          { key: 'emv', label: 'EMV', kind: 'amount' },
+          { key: 'followers', label: 'followers', kind: 'count' },
+        ],
+      },
+    },
+    {
+      id: 'sales',
+      title: 'Sales against budget',
+      intro: `Sales attributed to influencers on ${escapeHtml(latest)}, per currency, against the budget of the influencers they are attributed to. The API does not state the budget's currency: read each panel within its currency; currencies are never added.`,
+      rows: data.sales,
+      empty: 'No sales attributed on the latest snapshot.',
+      spec: () => salesSpec(data.sales),
+      table: {
+        caption: 'Sales and budget per currency',
+        columns: [
+          { key: 'currency', label: 'currency', kind: 'text' },
+          { key: 'sales', label: 'sales', kind: 'amount' },
+          { key: 'budget', label: 'budget of the selling influencers', kind: 'amount' },
+          { key: 'influencers', label: 'influencer-campaigns with sales', kind: 'count' },
+        ],
+      },
+    },
+    {
+      id: 'documents',
+      title: 'Streamed documents',
+      intro: `Documents pushed to the hooks per day and search type${data.documentsWindow ? `, ${escapeHtml(data.documentsWindow.from)} to ${escapeHtml(data.documentsWindow.to)}` : ''}. They belong to searches, not campaigns: the campaign and segment options do not apply.`,
+      rows: data.documents,
+      empty: 'No streamed documents in the warehouse.',
+      spec: () => documentsSpec(data.documents),
+      table: {
+        caption: 'Documents per day and search type',
+        columns: [
+          { key: 'day', label: 'day', kind: 'date' },
+          { key: 'search_type', label: 'search type', kind: 'text' },
+          { key: 'documents', label: 'documents', kind: 'count' },
+        ],
+      },
+    },
+  ];
+}
