@@ -46,27 +46,29 @@ export function historySpec(history: readonly Row[], followed: readonly Row[]): 
 /** Posts, engagement and EMV per network: three bar charts side by side, same network order. */
 export function networkSpec(totals: readonly Row[]): TopLevelSpec {
   const order = totals.map((r) => r.network);
-  const bars = (field: string, title: string) => ({
-    width: 200,
+  // Network names label the first chart's rows only: the others share its row order.
+  const bars = (field: string, title: string, labelled = false) => ({
+    width: 210,
     height: { step: 26 },
     mark: { type: 'bar', color: '#0072B2' },
     encoding: {
-      y: { field: 'network', type: 'nominal', sort: order, title: null },
+      y: { field: 'network', type: 'nominal', sort: order, title: null, axis: labelled ? {} : null },
       x: { field, type: 'quantitative', title, axis: { tickCount: 4 } },
     },
   });
   return {
     description: 'Posts, engagement and EMV per network at the latest snapshot',
     data: { values: totals },
-    hconcat: [bars('posts', 'posts'), bars('engagement', 'engagement'), bars('emv', 'EMV')],
+    hconcat: [bars('posts', 'posts', true), bars('engagement', 'engagement'), bars('emv', 'EMV')],
   } as TopLevelSpec;
 }
 
 /** The top influencers: engagement and EMV side by side, ranked by engagement. */
 export function influencerSpec(rows: readonly Row[]): TopLevelSpec {
   const values = withUniqueLabels(rows);
-  const bars = (field: string, title: string, color: string) => ({
-    width: 280,
+  // Names label the first chart's rows only: the second shares its row order.
+  const bars = (field: string, title: string, color: string, labelled = false) => ({
+    width: 290,
     height: { step: 22 },
     mark: { type: 'bar', color },
     encoding: {
@@ -75,7 +77,7 @@ export function influencerSpec(rows: readonly Row[]): TopLevelSpec {
         type: 'nominal',
         sort: values.map((v) => v.label),
         title: null,
-        axis: { labelLimit: 240 },
+        axis: labelled ? { labelLimit: 240 } : null,
       },
       x: { field, type: 'quantitative', title, axis: { tickCount: 4 } },
     },
@@ -83,7 +85,7 @@ export function influencerSpec(rows: readonly Row[]): TopLevelSpec {
   return {
     description: 'Engagement and EMV of the top influencers at the latest snapshot',
     data: { values },
-    hconcat: [bars('engagement', 'engagement', '#0072B2'), bars('emv', 'EMV', '#E69F00')],
+    hconcat: [bars('engagement', 'engagement', '#0072B2', true), bars('emv', 'EMV', '#E69F00')],
   } as TopLevelSpec;
 }
 

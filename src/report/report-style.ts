@@ -20,6 +20,7 @@ figure { margin: 8px 0 12px; overflow-x: auto; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: 13px; }
 .table-wrap { max-height: 340px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
+.table-wrap + .table-wrap { margin-top: 14px; }
 .table-wrap:focus { outline: 2px solid #0072B2; outline-offset: 2px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; font-variant-numeric: tabular-nums; }
 caption { text-align: left; padding: 6px 10px; font-weight: 600; background: #fafafa; }

@@ -2,49 +2,22 @@
  * The built CLI as a user runs it: separate processes, real files, the simulator on loopback.
  * Covers the paths a user meets first: help, configuration errors, a sync, status, query.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { lines, run } from '../helpers/run-cli.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 const KEY = 'sim-key';
-let cli: string;
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  // Only what the test sets: a CW_* variable of the developer's shell must not leak in.
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CW_')));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { env: { ...clean, CW_LOG_LEVEL: 'warn', ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-function lines(text: string): string[] {
-  return text.split(/\r?\n/).filter((line) => line.trim() !== '');
-}
 
 describe('campaign-warehouse (built CLI)', () => {
   let sim: RunningSimulator;
   let dir: string;
 
   beforeAll(async () => {
-    cli = ensureBuiltCli();
+    ensureBuiltCli();
     sim = await startSim({ size: { ...SMALL, campaigns: 3 } });
     dir = tempDataDir();
   }, 120_000);
@@ -61,6 +34,7 @@ describe('campaign-warehouse (built CLI)', () => {
       'sync',
       'status',
       'query',
+      'report',
       'hooks',
       'schemas',
       'sink',

@@ -22,20 +22,52 @@ export function tableRows(html: string, id: string): string[][] {
   );
 }
 
+/** Elements that load or run something. */
+const LOADING_TAGS = new Set([
+  'script',
+  'link',
+  'iframe',
+  'frame',
+  'object',
+  'embed',
+  'img',
+  'image',
+  'use',
+  'video',
+  'audio',
+  'source',
+  'track',
+  'base',
+  'meta',
+]);
+/** Attributes that name something to load or run. */
+const LOADING_ATTRIBUTE =
+  /^(?:src|href|xlink:href|srcset|action|formaction|poster|data|background|on[a-z]+)$/i;
+
 /**
- * What in the page could make a browser fetch or run something: scripts, stylesheets,
- * @import, url(), and any src/href attribute (the report needs none). SVG's xmlns
- * namespace names are identifiers, never fetched, so they are not counted.
+ * What in the page could make a browser fetch or run something: a loading element
+ * (script, link, img, ...), a src/href/on* attribute, and @import or url() in a stylesheet
+ * or style attribute. Tags and attributes are read properly (quoted values skipped), so
+ * escaped text that merely looks like markup is not counted. SVG's xmlns namespace names
+ * are identifiers, never fetched. The page's own <meta charset> and viewport are allowed.
  */
 export function externalReferences(html: string): string[] {
-  const patterns = [
-    /<script\b[^>]*>/gi,
-    /<link\b[^>]*>/gi,
-    /<(?:iframe|object|embed|img|image|use|video|audio|source)\b[^>]*>/gi,
-    /@import[^;]*/gi,
-    /url\([^)]*\)/gi,
-    /\s(?:src|href|xlink:href|srcset|action|poster)\s*=\s*["']?[^"'\s>]*/gi,
-    /\bon[a-z]+\s*=\s*["']/gi,
-  ];
-  return patterns.flatMap((p) => html.match(p) ?? []);
+  const found: string[] = [];
+  const tag = /<([a-zA-Z][\w:-]*)((?:\s+[\w:-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*\/?>/g;
+  const attribute = /\s([\w:-]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?/g;
+  for (const [whole, name, attributes] of html.matchAll(tag)) {
+    const lower = name!.toLowerCase();
+    if (
+      LOADING_TAGS.has(lower) &&
+      !(lower === 'meta' && /^<meta (?:charset="utf-8"|name="viewport")/.test(whole))
+    )
+      found.push(whole);
+    for (const [, attr, value] of attributes!.matchAll(attribute)) {
+      if (LOADING_ATTRIBUTE.test(attr!)) found.push(whole);
+      else if (attr!.toLowerCase() === 'style' && /url\(|@import/i.test(value ?? '')) found.push(whole);
+    }
+  }
+  for (const [, css] of html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/gi))
+    found.push(...(css!.match(/@import[^;]*|url\([^)]*\)/gi) ?? []));
+  return found;
 }

@@ -1,0 +1,102 @@
+/**
+ * The report page from hand-made data, no warehouse: every value is escaped (in the HTML
+ * and in the charts' SVG), and a section without rows says so instead of drawing nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ReportData } from '../../src/report/load-report-data.js';
+import { renderReportPage } from '../../src/report/report-page.js';
+import { externalReferences, tableRows } from '../helpers/report-html.js';
+
+const NASTY = `<img src=x onerror="alert(1)"> & 'quoted' </table>`;
+
+const empty: ReportData = {
+  generatedAt: '2026-11-21T08:00:00.000Z',
+  segment: 'all',
+  campaigns: [],
+  days: 30,
+  window: null,
+  documentsWindow: null,
+  freshness: { sync_run_id: null, sync_finished_at: null, last_delivery_received_at: null },
+  checks: { recorded: false },
+  followed: [],
+  history: [],
+  networkTotals: [],
+  networkReach: [],
+  influencers: [],
+  sales: [],
+  documents: [],
+};
+
+const nasty: ReportData = {
+  ...empty,
+  campaigns: [NASTY],
+  window: { from: '2026-11-20', to: '2026-11-21' },
+  freshness: {
+    sync_run_id: NASTY,
+    sync_snapshot_date: '2026-11-21',
+    sync_finished_at: '2026-11-21T22:00:00Z',
+  },
+  checks: {
+    recorded: true,
+    snapshot: '2026-11-21',
+    checks: [{ check_name: NASTY, status: 'failed', checked: 3, failing: 1 }],
+    failures: [{ check_name: NASTY, campaign_id: NASTY, entity_id: NASTY, expected: 2, actual: 3 }],
+  },
+  followed: [{ campaign_id: 'c1', campaign: NASTY, rank: 1 }],
+  history: [{ snapshot_date: '2026-11-21', campaign_id: 'c1', engagement: 10, emv: 1.5 }],
+  networkTotals: [{ network: NASTY, campaigns: 1, posts: 2, engagement: 10, emv: 1.5 }],
+  influencers: [
+    {
+      influencer_id: NASTY,
+      influencer: NASTY,
+      campaigns: 1,
+      posts: 2,
+      engagement: 10,
+      emv: 1.5,
+      followers: null,
+    },
+  ],
+  sales: [{ currency: NASTY, sales: 5, budget: 10, influencers: 1 }],
+  documents: [{ day: '2026-11-21', search_type: NASTY, documents: 4 }],
+};
+
+describe('report page', () => {
+  it('escapes every value, in tables, text and charts', async () => {
+    const html = await renderReportPage(nasty);
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('</table> &');
+    expect(externalReferences(html)).toEqual([]);
+    expect(html).toContain(
+      '&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;quoted&#39; &lt;/table&gt;',
+    );
+    expect(tableRows(html, 't-networks')).toEqual([[NASTY, '1', '2', '10', '1.5']]);
+    expect(tableRows(html, 't-check-failures')).toEqual([[NASTY, NASTY, NASTY, '2', '3']]);
+    // Five charts drawn, each label escaped inside its SVG.
+    expect(html.match(/<svg /g)).toHaveLength(5);
+  });
+
+  it('the reference finder finds what it looks for, and not escaped text', () => {
+    const page = `<p>&lt;img src=x&gt; url(a)</p><svg xmlns="http://www.w3.org/2000/svg"><text>@import</text></svg>`;
+    expect(externalReferences(page)).toEqual([]);
+    for (const bad of [
+      '<script>1</script>',
+      '<img alt="a" src="http://x/a.png">',
+      '<link rel=stylesheet href=//x/a.css>',
+      '<style>@import "x.css";</style>',
+      '<div style="background: url(https://x/a.png)">',
+      '<svg><image xlink:href="a.png"/></svg>',
+      '<p onclick="x()">',
+    ])
+      expect(externalReferences(bad), bad).not.toEqual([]);
+  });
+
+  it('a section without rows says so and draws no chart', async () => {
+    const html = await renderReportPage(empty);
+    expect(html).not.toContain('<svg');
+    expect(html.match(/<p class="empty" role="note">/g)).toHaveLength(5);
+    expect(html).toContain('No streamed documents in the warehouse.');
+    expect(html).toContain('<dd id="checks-summary">no data checks recorded</dd>');
+    expect(html).toContain('<dd id="last-sync"><span class="warn">none recorded</span></dd>');
+    expect(externalReferences(html)).toEqual([]);
+  });
+});
