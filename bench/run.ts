@@ -25,6 +25,10 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
       'durable acknowledgements/s and latency of the sink vs a bare HTTP server, and one making only its checks',
     load: async () => (await import('./sink.js')).runSinkBench,
   },
+  report: {
+    describe: 'campaign-warehouse report on 180 days of a 170k-post account (target: under 10 s)',
+    load: async () => (await import('./report.js')).runReportBench,
+  },
   freshness: {
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,

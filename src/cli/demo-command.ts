@@ -5,7 +5,8 @@ export function registerDemo(program: Command): void {
     .command('demo')
     .description(
       'what `npm start` runs: the simulator in-process, a sync into the data directory, analyst questions,\n' +
-        'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included)',
+        'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included),\n' +
+        'and last the HTML report (<data-dir>/report.html)',
     )
     .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
     .action(async (flags: { dataDir?: string }) => {

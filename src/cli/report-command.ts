@@ -1,9 +1,5 @@
-import { type Command, InvalidArgumentError } from 'commander';
-
-const collect = (value: string, previous: string[] = []) => {
-  if (!value.trim()) throw new InvalidArgumentError('a campaign id cannot be empty');
-  return [...previous, value];
-};
+import type { Command } from 'commander';
+import { collect } from './sync-command.js';
 
 /**
  * `campaign-warehouse report`: one self-contained HTML file (charts and their tables, no
@@ -19,7 +15,7 @@ export function registerReport(program: Command): void {
     .option('--out <file>', 'the HTML file to write (default <data-dir>/report.html)')
     .option('--campaign <id>', 'only this campaign (repeatable; default: all, the top 5 over time)', collect)
     .option('--segment <name>', 'the segment to show (default all: the unfiltered figures)')
-    .option('--days <n>', 'snapshots of the last N days (default 30)')
+    .option('--days <n>', 'the N days of snapshots up to the latest one (default 30)')
     .action(async (flags: ReportFlags) => {
       const { defaultReportPath, parseDays, DEFAULT_DAYS, DEFAULT_SEGMENT } = await import(
         '../report/report-options.js'

@@ -1,7 +1,8 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { numberIn } from './simulate-command.js';
 
-const collect = (value: string, previous: string[] = []) => {
+/** A repeatable --campaign: the ids in the order given; an empty one is refused. */
+export const collect = (value: string, previous: string[] = []) => {
   if (!value.trim()) throw new InvalidArgumentError('a campaign id cannot be empty');
   return [...previous, value];
 };
