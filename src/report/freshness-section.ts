@@ -48,6 +48,8 @@ export function freshnessSection(data: ReportData): string {
 }
 
 function checksSummary(checks: ChecksData): string {
+  if (!checks.recorded && checks.unreadable)
+    return `<span class="warn">recorded, but unreadable</span> (${escapeHtml(checks.unreadable)})`;
   if (!checks.recorded || checks.snapshot === null) return 'no data checks recorded';
   const failing = failingChecks(checks);
   const at = `snapshot ${escapeHtml(checks.snapshot)}`;

@@ -19,7 +19,7 @@ export type Row = Record<string, Value>;
 
 /** The data checks of the latest checked snapshot, when the warehouse has the checks' views. */
 export type ChecksData =
-  | { readonly recorded: false }
+  | { readonly recorded: false; readonly unreadable?: string }
   | {
       readonly recorded: true;
       readonly snapshot: string | null;
@@ -132,17 +132,22 @@ async function loadChecks(query: ReadQuery, run: Run, options: ReportOptions): P
     `select view_name from duckdb_views() where schema_name = 'main' and view_name in (${CHECK_VIEWS.map((v) => `'${v}'`).join(', ')})`,
   );
   if (views.rows.length < CHECK_VIEWS.length) return { recorded: false };
-  const checks = await run('data_checks', { segment: options.segment });
-  const snapshot = (checks[0]?.snapshot_date as string | undefined) ?? null;
-  const failures = snapshot
-    ? await run('data_check_failures', {
-        segment: options.segment,
-        snapshot,
-        campaigns: JSON.stringify(options.campaigns),
-        top: MAX_CHECK_FAILURES,
-      })
-    : [];
-  return { recorded: true, snapshot, checks, failures };
+  try {
+    const checks = await run('data_checks', { segment: options.segment });
+    const snapshot = (checks[0]?.snapshot_date as string | undefined) ?? null;
+    const failures = snapshot
+      ? await run('data_check_failures', {
+          segment: options.segment,
+          snapshot,
+          campaigns: JSON.stringify(options.campaigns),
+          top: MAX_CHECK_FAILURES,
+        })
+      : [];
+    return { recorded: true, snapshot, checks, failures };
+  } catch (error) {
+    // Views of another shape than issue 14's contract: the rest of the report still stands.
+    return { recorded: false, unreadable: (error as Error).message.split('\n')[0] ?? String(error) };
+  }
 }
 
 function toRows(result: { columns: string[]; rows: Value[][] }): Row[] {

@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { UserError } from '../util/user-error.js';
+import { requirePublished } from '../warehouse/query-read-only.js';
 import { loadReportData } from './load-report-data.js';
 import type { ReportOptions } from './report-options.js';
 import { renderReportPage } from './report-page.js';
@@ -19,11 +20,20 @@ export interface WrittenReport {
 }
 
 export async function writeReport(options: ReportOptions, now = new Date()): Promise<WrittenReport> {
-  const started = performance.now();
-  const data = await loadReportData(options, now);
-  const read = performance.now();
+  // Both checked before the work: a bad --out is said at once, not after the queries.
+  requirePublished(options.dataDir);
   const temp = await openTarget(options.out);
   try {
+    const started = performance.now();
+    const data = await loadReportData(options, now).catch((error: unknown) => {
+      if (error instanceof UserError) throw error;
+      const message = (error as Error).message?.split('\n')[0] ?? String(error);
+      throw new UserError(`cannot read the warehouse for the report: ${message}`, {
+        cause: error,
+        exitCode: 1,
+      });
+    });
+    const read = performance.now();
     const html = await renderReportPage(data);
     await temp.handle.writeFile(html, 'utf8');
     await temp.handle.close();

@@ -40,9 +40,7 @@ export async function queryReadOnly(
  * published state (a publish meanwhile renames a new file in; this open keeps the old one).
  */
 export async function withReadOnly<T>(dataDir: string, work: (query: ReadQuery) => Promise<T>): Promise<T> {
-  const path = publishedPath(dataDir);
-  if (!existsSync(path))
-    throw new UserError(`no warehouse yet at ${path}: run \`campaign-warehouse sync\` first`);
+  const path = requirePublished(dataDir);
   const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
   try {
     return await work(async (sql, params) => {
@@ -52,6 +50,14 @@ export async function withReadOnly<T>(dataDir: string, work: (query: ReadQuery) 
   } finally {
     db.close();
   }
+}
+
+/** The published file's path; a UserError saying to sync first when there is none yet. */
+export function requirePublished(dataDir: string): string {
+  const path = publishedPath(dataDir);
+  if (!existsSync(path))
+    throw new UserError(`no warehouse yet at ${path}: run \`campaign-warehouse sync\` first`);
+  return path;
 }
 
 /** Converts a DuckDB value to plain JS (exported for tests and other readers). */

@@ -212,4 +212,24 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     expect(tableRows(page, 't-checks')).toEqual([['campaign_num_posts', 'failed', '5', '1']]);
     expect(tableRows(page, 't-check-failures')).toEqual([['campaign_num_posts', campaign, '—', '25', '22']]);
   });
+
+  it('checks views of another shape are said to be unreadable; the rest of the report stands', async () => {
+    const odd = tempDir('cw-report-odd-checks-');
+    cpSync(publishedPath(dataDir), publishedPath(odd));
+    const db = await openDatabase(publishedPath(odd));
+    try {
+      await db.connection.run(
+        'create view data_checks as select 1 as x; create view data_check_failures as select 1 as y;',
+      );
+    } finally {
+      db.close();
+    }
+    const out = join(odd, 'report.html');
+    await writeReport({ dataDir: odd, out, campaigns: [], segment: 'all', days: DEFAULT_DAYS });
+    const page = readFileSync(out, 'utf8');
+    expect(page).toMatch(
+      /<dd id="checks-summary"><span class="warn">recorded, but unreadable<\/span> \([^)]*segment/,
+    );
+    expect(tableRows(page, 't-campaigns')).toEqual(tableRows(html, 't-campaigns'));
+  });
 });
