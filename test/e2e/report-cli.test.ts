@@ -2,7 +2,7 @@
  * `campaign-warehouse report` as a user runs it (the built CLI, a child process per run):
  * the path it wrote on stdout, and one line naming the bad value for each bad option.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
@@ -69,6 +69,15 @@ describe('campaign-warehouse report (built CLI)', () => {
     ]);
     expect(readdirSync(folder)).toEqual(['r.html']);
   });
+
+  it('demo (npm start) ends by writing the report into its data dir and printing the path', async () => {
+    const demoDir = tempDir('cw-report-demo-');
+    const { code, stdout, stderr } = await run(['demo', '--data-dir', demoDir]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain(`wrote ${join(demoDir, 'report.html')}`);
+    const page = readFileSync(join(demoDir, 'report.html'), 'utf8');
+    expect(page.match(/<figure class="chart"/g)).toHaveLength(5);
+  }, 120_000);
 
   it('without a warehouse: one line saying to sync first, nothing written', async () => {
     const empty = tempDir('cw-report-empty-');

@@ -55,6 +55,10 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     expect(html).toContain('<svg');
     expect(externalReferences(html)).toEqual([]);
     expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/(?:2000\/svg|1999\/xlink))/);
+    // Five inline SVGs in one document: an id used twice would cross-wire their references.
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map(([, id]) => id);
+    expect(ids.length).toBeGreaterThan(10);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('freshness: latest snapshot, last successful sync, last sink publish; no data checks recorded', async () => {
