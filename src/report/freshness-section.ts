@@ -16,8 +16,8 @@ const FAILURE_COLUMNS: readonly Column[] = [
   { key: 'check_name', label: 'check', kind: 'text' },
   { key: 'campaign_id', label: 'campaign', kind: 'text' },
   { key: 'entity_id', label: 'entity (influencer, network or post)', kind: 'text' },
-  { key: 'expected', label: 'expected', kind: 'amount' },
-  { key: 'actual', label: 'actual', kind: 'amount' },
+  { key: 'expected', label: 'expected', kind: 'number' },
+  { key: 'actual', label: 'actual', kind: 'number' },
 ];
 
 export function freshnessSection(data: ReportData): string {

@@ -1,8 +1,11 @@
 /** Escaping and the data tables under each chart (the numbers, for screen readers and copying). */
 import type { Value } from '../normalize/rows.js';
 
-/** How a column's values are shown; every kind but text also carries its exact value. */
-export type ColumnKind = 'text' | 'count' | 'amount' | 'date' | 'time';
+/**
+ * How a column's values are shown; every kind but text also carries its exact value.
+ * count: whole number; amount: money, two decimals; number: either, up to two decimals.
+ */
+export type ColumnKind = 'text' | 'count' | 'amount' | 'number' | 'date' | 'time';
 
 export interface Column {
   readonly key: string;
@@ -25,12 +28,14 @@ export function escapeHtml(value: unknown): string {
 
 const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const AMOUNT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
 /** A value as shown: counts and amounts with thousands separators, times in UTC. */
 export function formatValue(value: Value, kind: ColumnKind): string {
   if (value === null) return '—';
   if (kind === 'count' && typeof value === 'number') return COUNT.format(value);
   if (kind === 'amount' && typeof value === 'number') return AMOUNT.format(value);
+  if (kind === 'number' && typeof value === 'number') return NUMBER.format(value);
   if (kind === 'time')
     return `${String(value)
       .replace('T', ' ')
@@ -62,7 +67,7 @@ export function htmlTable(
 }
 
 function numeric(column: Column): boolean {
-  return column.kind === 'count' || column.kind === 'amount';
+  return column.kind === 'count' || column.kind === 'amount' || column.kind === 'number';
 }
 
 function cell(value: Value, column: Column): string {

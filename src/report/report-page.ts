@@ -9,6 +9,7 @@ import { freshnessSection } from './freshness-section.js';
 import { type Column, escapeHtml, htmlTable } from './html-table.js';
 import type { ReportData, Row } from './load-report-data.js';
 import { renderChart } from './render-chart.js';
+import { TOP_CAMPAIGNS, TOP_INFLUENCERS } from './report-options.js';
 import { REPORT_CSS } from './report-style.js';
 
 interface ChartSection {
@@ -81,7 +82,7 @@ function chartSections(data: ReportData): ChartSection[] {
       title: 'Top campaigns over time',
       intro: data.campaigns.length
         ? 'Engagement and EMV of the campaigns asked for, on each snapshot of the window.'
-        : `Engagement and EMV of the ${data.followed.length} campaigns with the most engagement on ${escapeHtml(latest)}, on each snapshot of the window.`,
+        : `Engagement and EMV, on each snapshot of the window, of the campaigns with the most engagement on ${escapeHtml(latest)} (the top ${TOP_CAMPAIGNS}).`,
       rows: data.history,
       empty: 'No campaign snapshot in this window: nothing to draw.',
       spec: () => historySpec(data.history, data.followed),
@@ -131,7 +132,7 @@ function chartSections(data: ReportData): ChartSection[] {
     {
       id: 'influencers',
       title: 'Top influencers',
-      intro: `The ${data.influencers.length} influencers with the most engagement on ${escapeHtml(latest)}, over their campaigns in this report.`,
+      intro: `The influencers with the most engagement on ${escapeHtml(latest)} (the top ${TOP_INFLUENCERS}), over their campaigns in this report.`,
       rows: data.influencers,
       empty: 'No influencer figures on the latest snapshot.',
       spec: () => influencerSpec(data.influencers),
