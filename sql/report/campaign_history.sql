@@ -9,12 +9,7 @@ campaign_metrics as (
     select snapshot_date, campaign_id, total_engagement, total_emv
     from main.campaign_metrics
     where snapshot_date between $from and $to and segment = $segment
-
-),
-
-followed as (
-
-    select unnest(cast($ids::json as varchar[])) as campaign_id
+        and list_contains(cast($ids::json as varchar[]), campaign_id)
 
 ),
 
@@ -26,7 +21,6 @@ history as (
         m.total_engagement as engagement,
         m.total_emv as emv
     from campaign_metrics as m
-    semi join followed as f using (campaign_id)
 
 )
 

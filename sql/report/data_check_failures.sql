@@ -10,21 +10,8 @@ data_check_failures as (
     select check_name, campaign_id, entity_id, expected, actual
     from main.data_check_failures
     where snapshot_date = $snapshot and segment = $segment
-
-),
-
-asked as (
-
-    select unnest(cast($campaigns::json as varchar[])) as campaign_id
-
-),
-
-scoped as (
-
-    select *
-    from data_check_failures
-    where (select count(*) from asked) = 0 or campaign_id in (select campaign_id from asked)
+        and ($campaigns = '[]' or list_contains(cast($campaigns::json as varchar[]), campaign_id))
 
 )
 
-select * from scoped order by check_name, campaign_id, entity_id limit $top
+select * from data_check_failures order by check_name, campaign_id, entity_id limit $top

@@ -11,6 +11,7 @@ campaign_network_metrics as (
     select campaign_id, network, reach
     from main.campaign_network_metrics
     where snapshot_date = $to and segment = $segment
+        and list_contains(cast($ids::json as varchar[]), campaign_id)
 
 ),
 
@@ -22,17 +23,10 @@ campaign_metrics as (
 
 ),
 
-followed as (
-
-    select unnest(cast($ids::json as varchar[])) as campaign_id
-
-),
-
 reach as (
 
     select n.campaign_id, n.network, n.reach, m.total_reach as campaign_total_reach
     from campaign_network_metrics as n
-    semi join followed as f using (campaign_id)
     left join campaign_metrics as m using (campaign_id)
 
 )

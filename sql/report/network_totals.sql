@@ -11,20 +11,7 @@ campaign_network_metrics as (
     select campaign_id, network, num_posts, engagement, emv
     from main.campaign_network_metrics
     where snapshot_date = $to and segment = $segment
-
-),
-
-asked as (
-
-    select unnest(cast($campaigns::json as varchar[])) as campaign_id
-
-),
-
-scoped as (
-
-    select *
-    from campaign_network_metrics
-    where (select count(*) from asked) = 0 or campaign_id in (select campaign_id from asked)
+        and ($campaigns = '[]' or list_contains(cast($campaigns::json as varchar[]), campaign_id))
 
 ),
 
@@ -36,7 +23,7 @@ totals as (
         sum(num_posts) as posts,
         sum(engagement) as engagement,
         sum(emv) as emv
-    from scoped
+    from campaign_network_metrics
     group by network
 
 )

@@ -12,12 +12,7 @@ sales_vs_budget as (
     select campaign_id, currency, sales_amount, budget
     from main.sales_vs_budget
     where snapshot_date = $to and segment = $segment and currency is not null
-
-),
-
-asked as (
-
-    select unnest(cast($campaigns::json as varchar[])) as campaign_id
+        and ($campaigns = '[]' or list_contains(cast($campaigns::json as varchar[]), campaign_id))
 
 ),
 
@@ -29,7 +24,6 @@ per_currency as (
         sum(budget) as budget,
         count(*) as influencers
     from sales_vs_budget
-    where (select count(*) from asked) = 0 or campaign_id in (select campaign_id from asked)
     group by currency
 
 )

@@ -11,6 +11,7 @@ influencer_campaign_metrics as (
     select campaign_id, influencer_id, num_posts, engagement, emv
     from main.influencer_campaign_metrics
     where snapshot_date = $to and segment = $segment
+        and ($campaigns = '[]' or list_contains(cast($campaigns::json as varchar[]), campaign_id))
 
 ),
 
@@ -28,12 +29,6 @@ influencers as (
 
 ),
 
-asked as (
-
-    select unnest(cast($campaigns::json as varchar[])) as campaign_id
-
-),
-
 per_influencer as (
 
     select
@@ -43,7 +38,6 @@ per_influencer as (
         sum(engagement) as engagement,
         sum(emv) as emv
     from influencer_campaign_metrics
-    where (select count(*) from asked) = 0 or campaign_id in (select campaign_id from asked)
     group by influencer_id
     order by engagement desc nulls last, influencer_id
     limit $top

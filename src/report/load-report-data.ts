@@ -78,15 +78,7 @@ export async function loadReportData(options: ReportOptions, now = new Date()): 
       : null;
     const [freshness = {}] = await run('freshness', {});
     const checks = await loadChecks(query, run, options);
-    const empty = {
-      followed: [],
-      history: [],
-      networkTotals: [],
-      networkReach: [],
-      influencers: [],
-      sales: [],
-    };
-    const facts = window ? await loadFacts(run, options, window, campaigns) : empty;
+    const facts = window ? await loadFacts(run, options, window, campaigns) : NO_FACTS;
     const documents = documentsWindow ? await run('documents_daily', documentsWindow) : [];
     return {
       generatedAt: now.toISOString(),
@@ -105,14 +97,27 @@ export async function loadReportData(options: ReportOptions, now = new Date()): 
 
 type Run = (name: ReportQueryName, params: Record<string, Value>) => Promise<Row[]>;
 
+type Facts = Pick<
+  ReportData,
+  'followed' | 'history' | 'networkTotals' | 'networkReach' | 'influencers' | 'sales'
+>;
+
+/** What a segment without any snapshot shows: every campaign section empty. */
+export const NO_FACTS: Facts = {
+  followed: [],
+  history: [],
+  networkTotals: [],
+  networkReach: [],
+  influencers: [],
+  sales: [],
+};
+
 async function loadFacts(
   run: Run,
   options: ReportOptions,
   window: { from: string; to: string },
   campaigns: string,
-): Promise<
-  Pick<ReportData, 'followed' | 'history' | 'networkTotals' | 'networkReach' | 'influencers' | 'sales'>
-> {
+): Promise<Facts> {
   const { segment } = options;
   const { from, to } = window;
   const followed = await run('top_campaigns', { segment, to, campaigns, top: TOP_CAMPAIGNS });

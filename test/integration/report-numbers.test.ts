@@ -40,6 +40,24 @@ function expectSame(table: string[][], expected: Cells): void {
 
 const label = "coalesce(c.name, c.campaign_id) || ' (' || c.campaign_id || ')'";
 
+/**
+ * The report of a copy of the warehouse to which `sql` added views (as the data checks of
+ * issue 14 add theirs; this branch does not write them).
+ */
+async function reportWithViews(dataDir: string, sql: string): Promise<string> {
+  const copy = tempDir('cw-report-views-');
+  cpSync(publishedPath(dataDir), publishedPath(copy));
+  const db = await openDatabase(publishedPath(copy));
+  try {
+    await db.connection.run(sql);
+  } finally {
+    db.close();
+  }
+  const out = join(copy, 'report.html');
+  await writeReport({ dataDir: copy, out, campaigns: [], segment: 'all', days: DEFAULT_DAYS });
+  return readFileSync(out, 'utf8');
+}
+
 describe('report: the numbers in its tables equal SQL on the warehouse', () => {
   let dataDir: string;
   let html: string;
@@ -185,31 +203,23 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
   });
 
   it('failing data checks are listed up front when the warehouse has the checks views', async () => {
-    const checked = tempDir('cw-report-checks-');
-    cpSync(publishedPath(dataDir), publishedPath(checked));
     const [[campaign]] = (await sql(dataDir, 'select min(campaign_id) from campaigns')) as [[string]];
     const snapshot = REPORT_NIGHTS.at(-1);
     // The views as issue 14's data checks define them, over rows made up here.
-    const db = await openDatabase(publishedPath(checked));
-    try {
-      await db.connection.run(`
-        create table test_checks as select * from (values
-          (date '${snapshot}', 'all', 'r1', 'campaign_num_posts', 'failed', 5, 1),
-          (date '${snapshot}', 'all', 'r1', 'network_engagement_sum', 'passed', 20, 0),
-          (date '${REPORT_NIGHTS[0]}', 'all', 'r0', 'campaign_num_posts', 'failed', 5, 3))
-          t(snapshot_date, segment, run_id, check_name, status, checked, failing);
-        create view data_checks as select * from test_checks;
-        create table test_failures as select * from (values
-          (date '${snapshot}', 'all', 'campaign_num_posts', '${campaign}', null, 25.0, 22.0),
-          (date '${REPORT_NIGHTS[0]}', 'all', 'campaign_num_posts', '${campaign}', null, 1.0, 2.0))
-          t(snapshot_date, segment, check_name, campaign_id, entity_id, expected, actual);
-        create view data_check_failures as select * from test_failures;`);
-    } finally {
-      db.close();
-    }
-    const out = join(checked, 'report.html');
-    await writeReport({ dataDir: checked, out, campaigns: [], segment: 'all', days: DEFAULT_DAYS });
-    const page = readFileSync(out, 'utf8');
+    const page = await reportWithViews(
+      dataDir,
+      `create table test_checks as select * from (values
+         (date '${snapshot}', 'all', 'r1', 'campaign_num_posts', 'failed', 5, 1),
+         (date '${snapshot}', 'all', 'r1', 'network_engagement_sum', 'passed', 20, 0),
+         (date '${REPORT_NIGHTS[0]}', 'all', 'r0', 'campaign_num_posts', 'failed', 5, 3))
+         t(snapshot_date, segment, run_id, check_name, status, checked, failing);
+       create view data_checks as select * from test_checks;
+       create table test_failures as select * from (values
+         (date '${snapshot}', 'all', 'campaign_num_posts', '${campaign}', null, 25.0, 22.0),
+         (date '${REPORT_NIGHTS[0]}', 'all', 'campaign_num_posts', '${campaign}', null, 1.0, 2.0))
+         t(snapshot_date, segment, check_name, campaign_id, entity_id, expected, actual);
+       create view data_check_failures as select * from test_failures;`,
+    );
     expect(page).toMatch(
       /<dd id="checks-summary"><span class="warn">1 of 2 checks failing<\/span> \(snapshot 2026-11-20\)/,
     );
@@ -218,19 +228,10 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
   });
 
   it('checks views of another shape are said to be unreadable; the rest of the report stands', async () => {
-    const odd = tempDir('cw-report-odd-checks-');
-    cpSync(publishedPath(dataDir), publishedPath(odd));
-    const db = await openDatabase(publishedPath(odd));
-    try {
-      await db.connection.run(
-        'create view data_checks as select 1 as x; create view data_check_failures as select 1 as y;',
-      );
-    } finally {
-      db.close();
-    }
-    const out = join(odd, 'report.html');
-    await writeReport({ dataDir: odd, out, campaigns: [], segment: 'all', days: DEFAULT_DAYS });
-    const page = readFileSync(out, 'utf8');
+    const page = await reportWithViews(
+      dataDir,
+      'create view data_checks as select 1 as x; create view data_check_failures as select 1 as y;',
+    );
     expect(page).toMatch(
       /<dd id="checks-summary"><span class="warn">recorded, but unreadable<\/span> \([^)]*segment/,
     );

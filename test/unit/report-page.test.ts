@@ -3,7 +3,7 @@
  * and in the charts' SVG), and a section without rows says so instead of drawing nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { ReportData } from '../../src/report/load-report-data.js';
+import { NO_FACTS, type ReportData } from '../../src/report/load-report-data.js';
 import { renderReportPage } from '../../src/report/report-page.js';
 import { externalReferences, tableRows } from '../helpers/report-html.js';
 
@@ -18,12 +18,7 @@ const empty: ReportData = {
   documentsWindow: null,
   freshness: { sync_run_id: null, sync_finished_at: null, last_delivery_received_at: null },
   checks: { recorded: false },
-  followed: [],
-  history: [],
-  networkTotals: [],
-  networkReach: [],
-  influencers: [],
-  sales: [],
+  ...NO_FACTS,
   documents: [],
 };
 
