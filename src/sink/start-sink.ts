@@ -126,7 +126,7 @@ export async function startSink(
       });
     }
     if (path === '/metrics' && req.method === 'GET') {
-      const text = await metrics.registry.metrics();
+      const text = await metrics.scrape();
       res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
       res.end(text);
       return;
