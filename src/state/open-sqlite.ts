@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
@@ -36,7 +36,7 @@ export function openSqlite<S extends Record<string, unknown>>(
   // for milliseconds; wait for them rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
-  const migrationsFolder = join(packageRoot(), 'sql', migrations);
+  const migrationsFolder = migrationsFolderOf(migrations);
   try {
     migrate(db, { migrationsFolder });
   } catch {
@@ -46,4 +46,50 @@ export function openSqlite<S extends Record<string, unknown>>(
     migrate(db, { migrationsFolder });
   }
   return { db, sqlite, close: () => sqlite.close() };
+}
+
+/** A SQLite file opened read-only: nothing is created, migrated or written. */
+export interface ReadOnlySqlite<S extends Record<string, unknown>> extends OpenedSqlite<S> {
+  /** Migrations of sql/<migrations>/ the file lacks: the next process that opens it to write applies them. */
+  readonly pending: readonly string[];
+}
+
+/**
+ * Opens an existing SQLite file read-only, for readers that must change nothing (`status`,
+ * which may run beside an older `serve`): no migration is applied; `pending` names those the
+ * file lacks, so the caller reads what the older schema has. Undefined when there is no file.
+ */
+export function openSqliteReadOnly<S extends Record<string, unknown>>(
+  file: string,
+  schema: S,
+  migrations: string,
+): ReadOnlySqlite<S> | undefined {
+  if (!existsSync(file)) return undefined;
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    sqlite.pragma('busy_timeout = 5000');
+    const pending = pendingMigrations(sqlite, migrationsFolderOf(migrations));
+    return { db: drizzle(sqlite, { schema }), sqlite, pending, close: () => sqlite.close() };
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+function migrationsFolderOf(migrations: string): string {
+  return join(packageRoot(), 'sql', migrations);
+}
+
+/** The journal's migrations after the last one the file records (drizzle's own rule for what to apply). */
+function pendingMigrations(sqlite: Database.Database, folder: string): string[] {
+  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string; when: number }[];
+  };
+  const recorded = sqlite
+    .prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
+    .get();
+  const last = recorded
+    ? (sqlite.prepare('select max(created_at) from __drizzle_migrations').pluck().get() as number | null)
+    : null;
+  return journal.entries.filter((entry) => last === null || entry.when > Number(last)).map((e) => e.tag);
 }
