@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { packageRoot } from '../util/package-root.js';
+import { UserError } from '../util/user-error.js';
 
 export interface OpenedSqlite<S extends Record<string, unknown>> {
   readonly db: BetterSQLite3Database<S>;
@@ -29,6 +30,20 @@ export function openSqlite<S extends Record<string, unknown>>(
   closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
   const sqlite = new Database(file);
+  try {
+    return prepare(sqlite, schema, migrations, options);
+  } catch (error) {
+    sqlite.close();
+    throw unreadable(error, file);
+  }
+}
+
+function prepare<S extends Record<string, unknown>>(
+  sqlite: Database.Database,
+  schema: S,
+  migrations: string,
+  options: { pageSize?: number },
+): OpenedSqlite<S> {
   // Before WAL mode: a page size can only be chosen while the file is still empty.
   if (options.pageSize !== undefined) sqlite.pragma(`page_size = ${options.pageSize}`);
   for (const pragma of DURABLE_PRAGMAS) sqlite.pragma(pragma);
@@ -72,8 +87,15 @@ export function openSqliteReadOnly<S extends Record<string, unknown>>(
     return { db: drizzle(sqlite, { schema }), sqlite, pending, close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
-    throw error;
+    throw unreadable(error, file);
   }
+}
+
+/** A file that is not a SQLite database (or a damaged one) as a one-line UserError naming it. */
+function unreadable(error: unknown, file: string): unknown {
+  const code = (error as { code?: string }).code;
+  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return error;
+  return new UserError(`${file}: not a readable SQLite database (${code})`, { cause: error });
 }
 
 function migrationsFolderOf(migrations: string): string {
