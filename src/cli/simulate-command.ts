@@ -58,7 +58,7 @@ export function registerSimulate(program: Command): void {
         import('./stop-signals.js'),
         import('../util/listen-failure.js'),
       ]);
-      const stop = listenForStop();
+      const stop = await listenForStop();
       const sim = await startSimulator({
         host: o.host,
         port: o.port,

@@ -52,7 +52,7 @@ export function registerSink(program: Command): void {
         options.host ?? sinkOptions.DEFAULT_SINK_HOST,
         options.port ?? sinkOptions.DEFAULT_SINK_PORT,
       );
-      const stop = listenForStop();
+      const stop = await listenForStop();
       try {
         const { startSink } = await import('../sink/start-sink.js');
         const sink = await startSink({ ...options, logger });

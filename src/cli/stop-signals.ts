@@ -4,7 +4,8 @@
  * listened to, the signals no longer end the process (Node's default), so the command acts on
  * `requested` in every state, and dispose() gives the default back: a command that fails to
  * start must never leave behind a signal handler that does nothing. A second signal while
- * stopping ends the process at once (an operator's "stop now").
+ * stopping ends the process at once (an operator's "stop now"). A command checks received()
+ * after each step of its start that may hold the event loop, having let the loop turn once.
  */
 export interface StopSignals {
   /** Resolves with the first signal. */
@@ -14,7 +15,7 @@ export interface StopSignals {
   dispose(): void;
 }
 
-export function listenForStop(): StopSignals {
+export async function listenForStop(): Promise<StopSignals> {
   let received: NodeJS.Signals | undefined;
   let resolve: (signal: NodeJS.Signals) => void = () => {};
   const requested = new Promise<NodeJS.Signals>((r) => {
@@ -30,6 +31,10 @@ export function listenForStop(): StopSignals {
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // libuv watches the signals from the event loop's next poll on: until then a signal that
+  // arrives while the start holds the loop (a database upgrade waiting for a lock) is seen a
+  // turn late, after the command has gone on (measured with a 1 s synchronous block).
+  await new Promise((resolve) => setImmediate(resolve));
   return {
     requested,
     received: () => received,

@@ -22,10 +22,13 @@ export async function runService(flags: ServiceFlags): Promise<void> {
   const { sync: config, schedule, sink: sinkOptions } = resolveServiceConfig(flags);
   const logger = createLogger('serve');
   await probeListen('sink', sinkOptions.host ?? DEFAULT_SINK_HOST, sinkOptions.port ?? DEFAULT_SINK_PORT);
-  const stop = listenForStop();
+  const stop = await listenForStop();
   try {
     logger.info({ pid: process.pid, dataDir: config.dataDir }, 'starting');
     const sink = await startSink({ dataDir: config.dataDir, ...sinkOptions, logger });
+    // One turn of the event loop: a signal that arrived while the start held the loop (a
+    // database upgrade waiting for a lock) is handled before serve decides to go on.
+    await new Promise((resolve) => setImmediate(resolve));
     let scheduler: Scheduler | undefined;
     try {
       const state = openStateDb(config.dataDir);
