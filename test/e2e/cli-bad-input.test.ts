@@ -48,6 +48,7 @@ function table(): Record<string, Case[]> {
       { args: ['sync', '--base-url', 'ftp://api.example.com'], env: KEY, names: '--base-url' },
       { args: ['sync', ...API], env: { ...KEY, CW_CA_FILE: join(dir, 'no-ca.pem') }, names: 'no-ca.pem' },
       { args: ['sync', ...API, '--data-dir', notSqlite], env: KEY, names: 'state.sqlite' },
+      { args: ['sync', ...API], env: { CW_API_KEY: 'key-from-a-file\n' }, names: 'CW_API_KEY' },
     ],
     status: [
       { args: ['status', '--data-dir', aFile], names: aFile },
@@ -190,6 +191,7 @@ describe('bad input at start: exit non-zero, one line naming the value, no stack
         expect(lines[0], what).toMatch(/^campaign-warehouse: /);
         expect(lines[0], what).toContain(c.names);
         expect(result.stderr, what).not.toMatch(/^\s+at /m);
+        expect(result.stderr, what).not.toContain('key-from-a-file'); // a key is never echoed
       }
     }, 60_000);
   }
