@@ -55,7 +55,7 @@ export function registerSimulate(program: Command): void {
       // Listen before starting, so a signal right after "listening" still closes cleanly.
       const [{ startSimulator }, { listenForStop }, { listenFailure }] = await Promise.all([
         import('../simulator/start-simulator.js'),
-        import('./stop-signals.js'),
+        import('../util/stop-signals.js'),
         import('../util/listen-failure.js'),
       ]);
       const stop = await listenForStop();

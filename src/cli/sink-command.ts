@@ -33,7 +33,7 @@ export function registerSink(program: Command): void {
         await Promise.all([
           import('../config/data-dir.js'),
           import('../util/logger.js'),
-          import('./stop-signals.js'),
+          import('../util/stop-signals.js'),
           import('../util/listen-failure.js'),
           import('../sink/sink-options.js'),
         ]);

@@ -97,7 +97,7 @@ export function resolveApiSettings(
     throw new UserError('CW_API_KEY is not set: export the API key in the environment (never as a flag)');
   // An HTTP header cannot carry it (the first request would fail): a key read from a file often
   // keeps its newline. The message never shows the key.
-  if (apiKey.trim() !== apiKey || /[\u0000-\u001f\u007f]/.test(apiKey))
+  if (apiKey.trim() !== apiKey || [...apiKey].some((c) => c < ' ' || c === '\u007f'))
     throw new UserError('CW_API_KEY has surrounding spaces or control characters (a trailing newline?)');
   const caFile = env.CW_CA_FILE;
   let ca: string | undefined;

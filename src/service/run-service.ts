@@ -6,13 +6,14 @@
  * Every option is checked before anything starts; a signal stops it in every state (starting,
  * idle, syncing, publishing), and a failure at start closes what had started, so the process exits.
  */
-import { listenForStop } from '../cli/stop-signals.js';
+
 import { resolveServiceConfig, type ServiceFlags } from '../config/service-config.js';
 import { DEFAULT_SINK_HOST, DEFAULT_SINK_PORT } from '../sink/sink-options.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
 import { probeListen } from '../util/listen-failure.js';
 import { createLogger } from '../util/logger.js';
+import { listenForStop } from '../util/stop-signals.js';
 import { runSyncInChild } from './run-sync-in-child.js';
 import { Scheduler } from './scheduler.js';
 
