@@ -2,6 +2,14 @@
 import { z } from 'zod';
 import { cronProblem, timezoneProblem } from './schedule-check.js';
 
+/** A string that `problem` finds nothing wrong with; otherwise its message is the issue. */
+function checkedBy(problem: (value: string) => string | undefined) {
+  return z.string().superRefine((value, ctx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+}
+
 /** The spec's networks. Others are accepted (a real server may add some) but must be plain API names. */
 export const SPEC_NETWORKS = ['facebook', 'instagram', 'instagram_stories', 'tiktok'] as const;
 
@@ -36,20 +44,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   schedule: z
     .strictObject({
-      cron: z
-        .string()
-        .superRefine((value, ctx) => {
-          const problem = cronProblem(value);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .optional(),
-      timezone: z
-        .string()
-        .superRefine((value, ctx) => {
-          const problem = timezoneProblem(value);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .optional(),
+      cron: checkedBy(cronProblem).optional(),
+      timezone: checkedBy(timezoneProblem).optional(),
     })
     .optional(),
 });
