@@ -19,7 +19,15 @@
  * sink/bare bar measures the checks and autocannon more than the sink. sink/bare stays in the
  * report as information. What the sink controls is durable storage and its plumbing: measured
  * at 0.65-0.95 of the checks server (median 0.75) on 2026-11-24, before the sink checked only
- * the strongest signature (the checks server then made both HMACs too).
+ * the strongest signature (the checks server then made both HMACs too). With one HMAC (issue
+ * 15) the checks server got cheaper and the ratio fell: 0.56-0.65 (3 rounds, 22.6-26.3k
+ * acks/s, p99 10 ms) and 0.51 (1 round on a machine loaded by other work, 7.8k acks/s, p99
+ * 41 ms). Per-thread CPU read from /proc during that round: the checks server's event loop
+ * about 21 us per request; the sink's about 37 us, plus its inbox commit thread about 30 us
+ * (the durable SQLite insert and fsync of a 2 KB delivery), V8 and libuv helper threads about
+ * 23 us and the loader about 10 us. The durable commit alone costs more CPU than the checks
+ * server's whole request, and on 2 cores shared with autocannon that CPU is throughput: the
+ * 0.8 bar is not met on these machines.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
