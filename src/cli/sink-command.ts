@@ -54,9 +54,11 @@ export function registerSink(program: Command): void {
       );
       const stop = await listenForStop();
       try {
+        logger.info({ pid: process.pid, dataDir: options.dataDir }, 'sink: starting');
         const { startSink } = await import('../sink/start-sink.js');
         const sink = await startSink({ ...options, logger });
-        logger.info({ url: sink.url, pid: process.pid }, 'sink: listening');
+        if ((await stop.receivedYet()) === undefined)
+          logger.info({ url: sink.url, pid: process.pid }, 'sink: listening');
         const signal = await stop.requested;
         logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
         await sink.close().catch((error: Error) => {

@@ -27,14 +27,12 @@ export async function runService(flags: ServiceFlags): Promise<void> {
   try {
     logger.info({ pid: process.pid, dataDir: config.dataDir }, 'starting');
     const sink = await startSink({ dataDir: config.dataDir, ...sinkOptions, logger });
-    // One turn of the event loop: a signal that arrived while the start held the loop (a
-    // database upgrade waiting for a lock) is handled before serve decides to go on.
-    await new Promise((resolve) => setImmediate(resolve));
+    const stoppedWhileStarting = (await stop.receivedYet()) !== undefined;
     let scheduler: Scheduler | undefined;
     try {
       const state = openStateDb(config.dataDir);
       try {
-        if (stop.received() === undefined) {
+        if (!stoppedWhileStarting) {
           scheduler = new Scheduler({
             ...schedule,
             state,

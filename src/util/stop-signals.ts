@@ -4,14 +4,17 @@
  * listened to, the signals no longer end the process (Node's default), so the command acts on
  * `requested` in every state, and dispose() gives the default back: a command that fails to
  * start must never leave behind a signal handler that does nothing. A second signal while
- * stopping ends the process at once (an operator's "stop now"). A command checks received()
- * after each step of its start that may hold the event loop, having let the loop turn once.
+ * stopping ends the process at once (an operator's "stop now").
  */
 export interface StopSignals {
   /** Resolves with the first signal. */
   readonly requested: Promise<NodeJS.Signals>;
-  /** The first signal received, if any. */
-  received(): NodeJS.Signals | undefined;
+  /**
+   * The first signal received, if any, after letting the event loop turn once: a signal that
+   * arrived while a step of the start held the loop (a database upgrade waiting for a lock) is
+   * only delivered then. Called after each such step, before going on.
+   */
+  receivedYet(): Promise<NodeJS.Signals | undefined>;
   dispose(): void;
 }
 
@@ -32,15 +35,22 @@ export async function listenForStop(): Promise<StopSignals> {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
   // libuv watches the signals from the event loop's next poll on: until then a signal that
-  // arrives while the start holds the loop (a database upgrade waiting for a lock) is seen a
-  // turn late, after the command has gone on (measured with a 1 s synchronous block).
-  await new Promise((resolve) => setImmediate(resolve));
+  // arrives while the start holds the loop is seen a turn late, after the command has gone
+  // on (measured with a 1 s synchronous block).
+  await oneTurn();
   return {
     requested,
-    received: () => received,
+    receivedYet: async () => {
+      await oneTurn();
+      return received;
+    },
     dispose: () => {
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
     },
   };
+}
+
+function oneTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
