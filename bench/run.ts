@@ -22,7 +22,7 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
   },
   sink: {
     describe:
-      'durable acknowledgements/s and latency of the sink vs a bare HTTP server, and one making only its checks',
+      'durable acknowledgements/s and latency of the sink vs a server making only its checks (and a bare one)',
     load: async () => (await import('./sink.js')).runSinkBench,
   },
   report: {

@@ -1,22 +1,33 @@
 /**
  * `npm run bench -- sink [--duration S] [--connections N] [--bodies N] [--rounds N]`: durable
  * acknowledgements per second and latency of the sink (each 200 means committed and fsynced
- * in the SQLite inbox), beside a bare node:http server that stores nothing, in the same run.
- * A third server, the bare one making the sink's checks of a push (both HMACs, JSON parse)
- * and still storing nothing, shows where the gap lies. All run in child processes so
- * autocannon never shares their event loop. Each round measures the bare server, the checks
- * server, then a freshly started sink, the same way; the figures reported are the round with
- * the median sink/bare ratio (these VMs' speed drifts by a third from minute to minute, so one
- * pair alone says little), and every round's ratio is listed, with the hypervisor's steal
- * during each run (see CannonFigures.steal), since figures are only comparable at similar
- * steal. Measured on the 2-core VMs (2026-11-24, no steal, 4 runs of 3 rounds): the checks
- * server reaches 0.33-0.52 of bare (median 0.43), and the durable sink 0.65-0.95 of the
- * checks server (median 0.75), for sink/bare medians of 0.31-0.35: the checks every push
- * needs cost more of the gap than the durable commit and the sink's plumbing together (wrk
- * instead of autocannon gives the same ratio). Pushes signed with X-Hub-Signature alone (the
- * profile's minimum; these carry both) reach 0.39-0.41. Heavy steal lowers the ratio
- * (0.23-0.26 at 25-30%).
- * Targets (2 cores): >= 5,000 acks/s, p99 < 50 ms, sink/bare >= 0.35.
+ * in the SQLite inbox), against a checks-only server in the same run: a bare node:http server
+ * making exactly the sink's checks of a push (verifySignature and countDocuments, the sink's
+ * own code: the strongest signature present, JSON parse, the `documents` array) and storing
+ * nothing. A bare server making no checks is measured too, as information. All run in child
+ * processes so autocannon never shares their event loop. Each round measures the bare server,
+ * the checks server, then a freshly started sink, the same way; the figures reported are the
+ * round with the median sink/checks ratio (these VMs' speed drifts by a third from minute to
+ * minute, so one pair alone says little), and every round's ratio is listed, with the
+ * hypervisor's steal during each run (see CannonFigures.steal).
+ *
+ * Targets (2 cores, issue 15): sink >= 0.8 of the checks-only server, >= 5,000 durable
+ * acks/s, p99 < 50 ms (`target_met` in the JSON line). The bar is relative to the checks
+ * server, not the bare one, because on these 2-core VMs the load generator shares the cores:
+ * the checks every push needs (HMAC, JSON parse) alone bring a bare server to about 0.4 of
+ * itself (0.33-0.52 over 12 rounds on 2026-11-24, when both signatures were checked), so a
+ * sink/bare bar measures the checks and autocannon more than the sink. sink/bare stays in the
+ * report as information. What the sink controls is durable storage and its plumbing: measured
+ * at 0.65-0.95 of the checks server (median 0.75) on 2026-11-24, before the sink checked only
+ * the strongest signature (the checks server then made both HMACs too). With one HMAC (issue
+ * 15) the checks server got cheaper and the ratio fell: 0.56-0.65 (3 rounds, 22.6-26.3k
+ * acks/s, p99 10 ms) and 0.51 (1 round on a machine loaded by other work, 7.8k acks/s, p99
+ * 41 ms). Per-thread CPU read from /proc during that round: the checks server's event loop
+ * about 21 us per request; the sink's about 37 us, plus its inbox commit thread about 30 us
+ * (the durable SQLite insert and fsync of a 2 KB delivery), V8 and libuv helper threads about
+ * 23 us and the loader about 10 us. The durable commit alone costs more CPU than the checks
+ * server's whole request, and on 2 cores shared with autocannon that CPU is throughput: the
+ * 0.8 bar is not met on these machines.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,8 +54,15 @@ const DEFAULT_CONNECTIONS = 64;
 const DEFAULT_BODIES = 512;
 /** A short unmeasured run first, so JIT warm-up is not counted against either server. */
 const WARMUP_SECONDS = 2;
-/** Rounds of (bare, sink): three give a median that one slow or fast minute does not decide. */
+/** Rounds of (bare, checks, sink): three give a median that one slow or fast minute does not decide. */
 const DEFAULT_ROUNDS = 3;
+
+/** The headline bar: the sink's durable acks/s as a share of the checks-only server's. */
+export const TARGET_SINK_TO_CHECKS = 0.8;
+/** Durable acknowledgements per second the sink must sustain on 2 cores. */
+export const TARGET_ACKS_PER_SECOND = 5_000;
+/** The senders' p99 latency bound, load generator included. */
+export const TARGET_P99_MS = 50;
 
 interface Round {
   readonly bare: CannonFigures;
@@ -53,6 +71,7 @@ interface Round {
   readonly sink: CannonFigures;
   /** From the sink's /metrics: group commits so far, and its own answer p99. */
   readonly metrics: { commits: number; deliveries: number; seconds: number; answerP99Ms: number };
+  /** sink / checks-only acks per second: the headline. */
   readonly ratio: number;
 }
 
@@ -71,7 +90,7 @@ function flag(args: string[], name: string, fallback: number): number {
   return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
 }
 
-export async function runSinkBench(args: string[]): Promise<Record<string, number>> {
+export async function runSinkBench(args: string[]): Promise<Record<string, number | boolean>> {
   const durationSeconds = flag(args, '--duration', DEFAULT_DURATION_SECONDS);
   const connections = flag(args, '--connections', DEFAULT_CONNECTIONS);
   const bodies = flag(args, '--bodies', DEFAULT_BODIES);
@@ -90,15 +109,24 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       process.stdout.write(
         `round ${i + 1}/${roundCount}: sink ${Math.round(round.sink.acksPerSecond)}/s, ` +
           `checks only ${Math.round(round.checks.acksPerSecond)}/s, bare ${Math.round(round.bare.acksPerSecond)}/s, ` +
-          `ratio ${round.ratio.toFixed(3)} ` +
-          `(steal: sink run ${percent(round.sink.steal)}, bare run ${percent(round.bare.steal)})\n`,
+          `sink/checks ${round.ratio.toFixed(3)}, sink/bare ${(round.sink.acksPerSecond / round.bare.acksPerSecond).toFixed(3)} ` +
+          `(steal: sink run ${percent(round.sink.steal)}, checks run ${percent(round.checks.steal)})\n`,
       );
     }
     const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
     const median = rounds.find((r) => r.ratio === ratios[Math.floor(ratios.length / 2)]) as Round;
     const { bare: bareFigures, checks: checkFigures, sink: sinkFigures, metrics } = median;
 
+    const sinkToBare = sinkFigures.acksPerSecond / bareFigures.acksPerSecond;
+    const targetMet =
+      median.ratio >= TARGET_SINK_TO_CHECKS &&
+      sinkFigures.acksPerSecond >= TARGET_ACKS_PER_SECOND &&
+      sinkFigures.p99Ms < TARGET_P99_MS;
     const figures = {
+      target_met: targetMet,
+      sink_to_checks: Number(median.ratio.toFixed(3)),
+      sink_to_checks_min: Number((ratios[0] as number).toFixed(3)),
+      sink_to_checks_max: Number((ratios[ratios.length - 1] as number).toFixed(3)),
       sink_acks_per_s: Math.round(sinkFigures.acksPerSecond),
       sink_p50_ms: sinkFigures.p50Ms,
       sink_p99_ms: sinkFigures.p99Ms,
@@ -106,17 +134,16 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
       sink_non2xx: sinkFigures.non2xx,
       sink_errors: sinkFigures.errors,
       sink_steal_pct: percentOf(sinkFigures.steal),
+      checks_acks_per_s: Math.round(checkFigures.acksPerSecond),
+      checks_p99_ms: checkFigures.p99Ms,
+      checks_non2xx: checkFigures.non2xx,
+      checks_steal_pct: percentOf(checkFigures.steal),
       bare_acks_per_s: Math.round(bareFigures.acksPerSecond),
       bare_p50_ms: bareFigures.p50Ms,
       bare_p99_ms: bareFigures.p99Ms,
       bare_steal_pct: percentOf(bareFigures.steal),
-      checks_acks_per_s: Math.round(checkFigures.acksPerSecond),
-      checks_p99_ms: checkFigures.p99Ms,
       checks_to_bare: Number((checkFigures.acksPerSecond / bareFigures.acksPerSecond).toFixed(3)),
-      sink_to_checks: Number((sinkFigures.acksPerSecond / checkFigures.acksPerSecond).toFixed(3)),
-      ratio: Number(median.ratio.toFixed(3)),
-      ratio_min: Number((ratios[0] as number).toFixed(3)),
-      ratio_max: Number((ratios[ratios.length - 1] as number).toFixed(3)),
+      sink_to_bare: Number(sinkToBare.toFixed(3)),
       rounds: roundCount,
       commits: metrics.commits,
       deliveries_per_commit: Number((metrics.deliveries / metrics.commits).toFixed(1)),
@@ -157,14 +184,15 @@ export async function runSinkBench(args: string[]): Promise<Record<string, numbe
     );
     process.stdout.write(`${table.toString()}\n`);
     process.stdout.write(
-      `sink/bare = ${figures.ratio} (median of ${roundCount} rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')}; ` +
-        `target >= 0.35); targets: >= 5,000 acks/s, p99 < 50 ms; ` +
+      `sink/checks = ${figures.sink_to_checks} (median of ${roundCount} rounds: ${ratios.map((r) => r.toFixed(3)).join(', ')}; ` +
+        `target >= ${TARGET_SINK_TO_CHECKS}), ${figures.sink_acks_per_s} acks/s (target >= ${TARGET_ACKS_PER_SECOND}), ` +
+        `p99 ${figures.sink_p99_ms} ms (target < ${TARGET_P99_MS}): ${targetMet ? 'targets met' : 'TARGETS NOT MET'}; ` +
         `${connections} connections, ${figures.body_bytes}-byte bodies, ${durationSeconds} s each; ` +
-        `steal in the median round: sink run ${percent(sinkFigures.steal)}, bare run ${percent(bareFigures.steal)}\n`,
+        `steal in the median round: sink run ${percent(sinkFigures.steal)}, checks run ${percent(checkFigures.steal)}\n`,
     );
     process.stdout.write(
-      `where the gap is (median round): the checks alone (two HMACs, JSON parse) = ${figures.checks_to_bare} ` +
-        `of bare; durable storage and the sink's own work = ${figures.sink_to_checks} of that\n`,
+      `as information (median round): sink/bare = ${figures.sink_to_bare}; the checks alone ` +
+        `(signature, JSON parse) = ${figures.checks_to_bare} of bare\n`,
     );
     process.stdout.write(
       `inbox group commits (median round, warm-up included): ${figures.commits}, ${figures.deliveries_per_commit} ` +
@@ -211,7 +239,7 @@ async function measureRound(
       checks: checkFigures,
       sink: sinkFigures,
       metrics,
-      ratio: sinkFigures.acksPerSecond / bareFigures.acksPerSecond,
+      ratio: sinkFigures.acksPerSecond / checkFigures.acksPerSecond,
     };
   } finally {
     await sink.stop();

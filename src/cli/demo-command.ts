@@ -10,13 +10,15 @@ export function registerDemo(program: Command): void {
     )
     .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
     .action(async (flags: { dataDir?: string }) => {
-      const [{ runDemo }, { createLogger }] = await Promise.all([
+      const [{ runDemo }, { createLogger }, { resolveDataDir }] = await Promise.all([
         import('./run-demo.js'),
         import('../util/logger.js'),
+        import('../config/data-dir.js'),
       ]);
+      const dataDir = resolveDataDir(flags.dataDir);
       const logger = createLogger('demo');
       // The demo's own story goes to stdout; keep the JSON log for warnings and errors.
       logger.level = process.env.CW_LOG_LEVEL ?? 'warn';
-      await runDemo(flags.dataDir ?? process.env.CW_DATA_DIR ?? './data', logger);
+      await runDemo(dataDir, logger);
     });
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { type ApiFlags, addApiOptions, withApi } from './api-context.js';
 import { numberIn } from './simulate-command.js';
 
@@ -27,8 +27,8 @@ export function registerHooks(program: Command): void {
   ).action(async (flags: JsonFlag & { searchId: number; targetUrl: string; companyId?: string }) => {
     const { HookManager, validateSecret } = await import('../service/hook-manager.js');
     const { UserError } = await import('../util/user-error.js');
-    if (!URL.canParse(flags.targetUrl))
-      throw new UserError(`--target-url: "${flags.targetUrl}" is not a URL`);
+    if (!/^https?:$/.test(URL.parse(flags.targetUrl)?.protocol ?? ''))
+      throw new UserError(`--target-url: "${flags.targetUrl}" is not an http(s) URL`);
     const secret = process.env.CW_HOOK_SECRET
       ? validateSecret(process.env.CW_HOOK_SECRET, 'CW_HOOK_SECRET')
       : undefined;
@@ -58,7 +58,11 @@ export function registerHooks(program: Command): void {
   });
 
   addApiOptions(
-    hooks.command('get').argument('<hook-id>').description('one hook').option('--json', 'print as JSON'),
+    hooks
+      .command('get')
+      .argument('<hook-id>', 'the hook id', hookId)
+      .description('one hook')
+      .option('--json', 'print as JSON'),
   ).action(async (hookId: string, flags: JsonFlag) => {
     const { HookManager } = await import('../service/hook-manager.js');
     print(
@@ -71,7 +75,7 @@ export function registerHooks(program: Command): void {
   addApiOptions(
     hooks
       .command('delete')
-      .argument('<hook-id>')
+      .argument('<hook-id>', 'the hook id', hookId)
       .description('delete the hook on the API and in the registry')
       .option('--json', 'print as JSON'),
   ).action(async (hookId: string, flags: JsonFlag) => {
@@ -83,6 +87,12 @@ export function registerHooks(program: Command): void {
         : `hook ${hookId} deleted${result.remote === 'already gone' ? ' locally (the API no longer had it)' : ''}\n`,
     );
   });
+}
+
+/** A hook id argument: not empty (it becomes a path segment of the API's URL). */
+function hookId(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('a hook id cannot be empty');
+  return value;
 }
 
 function print(views: readonly object[], json: boolean | undefined, single: boolean): void {

@@ -25,7 +25,11 @@ export function buildProgram(): Command {
         'The API key is read from CW_API_KEY only (never a flag: argv is visible to other users).',
     )
     .version('0.1.0')
-    .showHelpAfterError('(add --help for usage)')
+    // A usage error is one line too, like every other failure.
+    .configureOutput({
+      outputError: (text, write) =>
+        write(`campaign-warehouse: ${text.trim().replace(/^error: /, '')} (add --help for usage)\n`),
+    })
     .exitOverride();
   for (const register of [
     registerDemo,
@@ -44,10 +48,17 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * After a failure, the process must end even if something the command had started still holds
+ * the event loop: a start that failed half-way must never leave a process doing nothing.
+ */
+const EXIT_AFTER_FAILURE_MS = 1_500;
+
 async function main(): Promise<void> {
   try {
     await buildProgram().parseAsync(process.argv);
   } catch (error) {
+    setTimeout(() => process.exit(), EXIT_AFTER_FAILURE_MS).unref();
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode;
       return;
@@ -58,8 +69,13 @@ async function main(): Promise<void> {
       process.exitCode = exitCode;
       return;
     }
+    // One line, as for every other failure; the stack trace only when asked for.
+    const debug = process.env.CW_LOG_LEVEL === 'debug' || process.env.CW_LOG_LEVEL === 'trace';
+    const line = `${(error as Error)?.name ?? 'Error'}: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
     process.stderr.write(
-      `campaign-warehouse: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`,
+      debug
+        ? `campaign-warehouse: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`
+        : `campaign-warehouse: unexpected error: ${line} (CW_LOG_LEVEL=debug shows the stack trace)\n`,
     );
     process.exitCode = 1;
   }

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/user-error.js';
 
-/** Where runtime files live when neither --data-dir nor CW_DATA_DIR says otherwise. */
-export const DEFAULT_DATA_DIR = './data';
-
 const FORMATS = ['table', 'csv', 'json'] as const;
 
 /**
@@ -21,7 +18,8 @@ export function registerQuery(program: Command): void {
       const format = FORMATS.find((f) => f === options.format);
       if (!format)
         throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
-      const dataDir = options.dataDir ?? process.env.CW_DATA_DIR ?? DEFAULT_DATA_DIR;
+      const { existingDataDir } = await import('../config/data-dir.js');
+      const dataDir = existingDataDir(options.dataDir);
       const { queryReadOnly } = await import('../warehouse/query-read-only.js');
       const { formatResult } = await import('../warehouse/format-result.js');
       let result: Awaited<ReturnType<typeof queryReadOnly>>;

@@ -53,11 +53,12 @@ export function registerSimulate(program: Command): void {
       }
       if (o.burst !== undefined && o.rps === undefined) throw new UserError('--burst needs --rps');
       // Listen before starting, so a signal right after "listening" still closes cleanly.
-      const stopped = new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      const { startSimulator } = await import('../simulator/start-simulator.js');
+      const [{ startSimulator }, { listenForStop }, { listenFailure }] = await Promise.all([
+        import('../simulator/start-simulator.js'),
+        import('../util/stop-signals.js'),
+        import('../util/listen-failure.js'),
+      ]);
+      const stop = await listenForStop();
       const sim = await startSimulator({
         host: o.host,
         port: o.port,
@@ -85,6 +86,9 @@ export function registerSimulate(program: Command): void {
         tls: Boolean(o.tls),
         ...(startTime ? { startTime } : {}),
         hooks: { deliveriesPerSecond: o.deliveriesPerSecond },
+      }).catch((error: unknown) => {
+        stop.dispose();
+        throw listenFailure(error, 'simulate', o.host, o.port);
       });
       process.stdout.write(
         `simulator listening on ${sim.url} (simulated time ${sim.clock.now().toISOString()})\n` +
@@ -95,8 +99,9 @@ export function registerSimulate(program: Command): void {
       );
       if (sim.ca)
         process.stdout.write(`TLS certificate (save as a file and point CW_CA_FILE at it):\n${sim.ca}`);
-      await stopped;
+      await stop.requested;
       await sim.close();
+      stop.dispose();
     });
 }
 

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/user-error.js';
 
-/** Where runtime files live when neither --data-dir nor CW_DATA_DIR says otherwise. */
-const DEFAULT_DATA_DIR = 'data';
+/** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
+const MAX_PUBLISH_INTERVAL_SECONDS = 86_400;
 
 interface SinkFlags {
   host?: string;
@@ -28,44 +28,54 @@ export function registerSink(program: Command): void {
       'folder of state.sqlite, inbox.sqlite and warehouse.duckdb (env CW_DATA_DIR, default ./data)',
     )
     .action(async (flags: SinkFlags) => {
-      // Listen before starting: a signal that arrives while the sink starts (or right after it
-      // says it listens) must stop it gracefully, not kill it with acknowledged work in flight.
-      const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-        process.once('SIGINT', () => resolve('SIGINT'));
-      });
-      const { startSink } = await import('../sink/start-sink.js');
-      const { createLogger } = await import('../util/logger.js');
-      const logger = createLogger('sink');
-      const sink = await startSink({
-        dataDir: flags.dataDir ?? process.env.CW_DATA_DIR ?? DEFAULT_DATA_DIR,
+      // Every option is checked before anything starts (a listener, a thread, a database).
+      const [{ resolveDataDir }, { createLogger }, { listenForStop }, { probeListen }, sinkOptions] =
+        await Promise.all([
+          import('../config/data-dir.js'),
+          import('../util/logger.js'),
+          import('../util/stop-signals.js'),
+          import('../util/listen-failure.js'),
+          import('../sink/sink-options.js'),
+        ]);
+      const options = {
+        dataDir: resolveDataDir(flags.dataDir),
         host: flags.host,
         port: integerFlag('--port', flags.port, 0, 65_535),
         publishIntervalMs: secondsFlag('--publish-interval', flags.publishInterval),
         bodyLimitBytes: integerFlag('--body-limit', flags.bodyLimit, 1, Number.MAX_SAFE_INTEGER),
-        logger,
-      }).catch((error: Error & { code?: string }) => {
-        if (error.code === 'EADDRINUSE' || error.code === 'EACCES' || error.code === 'EADDRNOTAVAIL')
-          throw new UserError(
-            `sink: cannot listen on ${flags.host ?? '127.0.0.1'}:${flags.port ?? 8787} (${error.code})`,
-          );
-        throw error;
-      });
-      logger.info({ url: sink.url, pid: process.pid }, 'sink: listening');
-      const signal = await stopSignal;
-      logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
-      await sink.close().catch((error: Error) => {
-        logger.error({ err: error.message }, 'sink: error while stopping');
-        process.exitCode = 1;
-      });
-      logger.info('sink: stopped');
+      };
+      if (options.host !== undefined && options.host.trim() === '')
+        throw new UserError('--host: an address cannot be empty');
+      const logger = createLogger('sink');
+      await probeListen(
+        'sink',
+        options.host ?? sinkOptions.DEFAULT_SINK_HOST,
+        options.port ?? sinkOptions.DEFAULT_SINK_PORT,
+      );
+      const stop = await listenForStop();
+      try {
+        logger.info({ pid: process.pid, dataDir: options.dataDir }, 'sink: starting');
+        const { startSink } = await import('../sink/start-sink.js');
+        const sink = await startSink({ ...options, logger });
+        if ((await stop.receivedYet()) === undefined)
+          logger.info({ url: sink.url, pid: process.pid }, 'sink: listening');
+        const signal = await stop.requested;
+        logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
+        await sink.close().catch((error: Error) => {
+          logger.error({ err: error.message }, 'sink: error while stopping');
+          process.exitCode = 1;
+        });
+        logger.info('sink: stopped');
+      } finally {
+        stop.dispose();
+      }
     });
 }
 
 function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
+  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
     throw new UserError(`${name} must be an integer ${min}..${max}, got "${value}"`);
   return n;
 }
@@ -73,7 +83,9 @@ function integerFlag(name: string, value: string | undefined, min: number, max: 
 function secondsFlag(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new UserError(`${name} must be a number of seconds >= 0, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_PUBLISH_INTERVAL_SECONDS)
+    throw new UserError(
+      `${name} must be a number of seconds 0..${MAX_PUBLISH_INTERVAL_SECONDS}, got "${value}"`,
+    );
   return Math.round(n * 1000);
 }

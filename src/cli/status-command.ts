@@ -9,8 +9,11 @@ export function registerStatus(program: Command): void {
     .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
     .option('--json', 'print as JSON')
     .action(async (flags: { dataDir?: string; json?: boolean }) => {
-      const { statusReport, formatStatus } = await import('./status-report.js');
-      const report = await statusReport(flags.dataDir ?? process.env.CW_DATA_DIR ?? './data');
+      const [{ statusReport, formatStatus }, { existingDataDir }] = await Promise.all([
+        import('./status-report.js'),
+        import('../config/data-dir.js'),
+      ]);
+      const report = await statusReport(existingDataDir(flags.dataDir));
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
     });
 }

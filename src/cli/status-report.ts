@@ -1,18 +1,13 @@
 /**
  * What `campaign-warehouse status` shows: the last runs, freshness and row counts of the
  * published warehouse, hooks (never their secrets), the inbox backlog, the last delivery
- * and the last publish of pushed documents.
+ * and the last publish of pushed documents. It only reads: no file is created or migrated
+ * (see read-status-files.ts).
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { desc, max } from 'drizzle-orm';
-import { InboxProgress } from '../sink/inbox-progress.js';
-import { openInboxDb } from '../state/inbox-db.js';
-import { deliveries } from '../state/inbox-schema.js';
-import { hooks, runs } from '../state/schema.js';
-import { openStateDb } from '../state/state-db.js';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
 import { publishedPath } from '../warehouse/warehouse-paths.js';
+import { readStatusFiles } from './read-status-files.js';
 
 export interface StatusReport {
   dataDir: string;
@@ -46,74 +41,22 @@ export interface StatusReport {
     secretHeld: boolean;
   }[];
   inbox: { backlog: number; lastDelivery: string | null; lastPublish: string | null };
+  /** state.sqlite / inbox.sqlite when older than this release: read as they are, upgraded by the service's next start. */
+  olderSchema: string[];
 }
 
 export async function statusReport(dataDir: string): Promise<StatusReport> {
-  const state = openStateDb(dataDir);
-  let report: StatusReport;
-  try {
-    report = {
-      dataDir,
-      warehouse: publishedPath(dataDir),
-      published: existsSync(publishedPath(dataDir)),
-      latestSnapshot: null,
-      lastSucceededAt: null,
-      rowCounts: {},
-      runs: state.db
-        .select()
-        .from(runs)
-        .orderBy(desc(runs.startedAt))
-        .limit(10)
-        .all()
-        .map((r) => ({
-          runId: r.runId,
-          snapshotDate: r.snapshotDate,
-          status: r.status,
-          trigger: r.trigger,
-          startedAt: r.startedAt,
-          finishedAt: r.finishedAt,
-          requests: r.requests,
-          retries: r.retries,
-          throttled: r.throttled,
-          rowsWritten: r.rowsWritten,
-          failures: r.failures,
-          error: r.error,
-        })),
-      hooks: state.db
-        .select()
-        .from(hooks)
-        .all()
-        .map((h) => ({
-          hookId: h.hookId,
-          searchId: h.searchId,
-          searchType: h.searchType,
-          status: h.status,
-          targetUrl: h.targetUrl,
-          deleted: h.deletedAt !== null,
-          secretHeld: h.deletedAt === null && h.secret.length > 0,
-        })),
-      inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
-    };
-  } finally {
-    state.close();
-  }
-  if (existsSync(join(dataDir, 'inbox.sqlite'))) {
-    const inbox = openInboxDb(dataDir);
-    try {
-      const progress = new InboxProgress(inbox);
-      const row = inbox.db
-        .select({ lastDelivery: max(deliveries.receivedAt) })
-        .from(deliveries)
-        .get();
-      report.inbox = {
-        backlog: progress.backlog(),
-        lastDelivery: row?.lastDelivery ?? null,
-        lastPublish: progress.lastPublishAt(),
-      };
-    } finally {
-      inbox.close();
-    }
-  }
+  const { olderSchema, ...files } = readStatusFiles(dataDir);
+  const report: StatusReport = {
+    dataDir,
+    warehouse: publishedPath(dataDir),
+    published: existsSync(publishedPath(dataDir)),
+    latestSnapshot: null,
+    lastSucceededAt: null,
+    rowCounts: {},
+    ...files,
+    olderSchema,
+  };
   if (report.published) {
     const fresh = await queryReadOnly(
       dataDir,
@@ -159,5 +102,10 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     `inbox: backlog ${r.inbox.backlog}, last delivery ${r.inbox.lastDelivery ?? 'never'}, last publish ${r.inbox.lastPublish ?? 'never'}`,
   );
+  if (r.olderSchema.length)
+    out.push(
+      `note: ${r.olderSchema.join(' and ')} ${r.olderSchema.length > 1 ? 'have' : 'has'} an older schema: shown as it is; ` +
+        'the service (serve or sink) upgrades it at its next start, as does the next sync (status changes no file)',
+    );
   return `${out.join('\n')}\n`;
 }

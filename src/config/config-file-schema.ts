@@ -1,5 +1,14 @@
 /** The optional JSON config file (--config / CW_CONFIG). Unknown keys are errors: a typo must not pass silently. */
 import { z } from 'zod';
+import { cronProblem, timezoneProblem } from './schedule-check.js';
+
+/** A string that `problem` finds nothing wrong with; otherwise its message is the issue. */
+function checkedBy(problem: (value: string) => string | undefined) {
+  return z.string().superRefine((value, ctx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+}
 
 /** The spec's networks. Others are accepted (a real server may add some) but must be plain API names. */
 export const SPEC_NETWORKS = ['facebook', 'instagram', 'instagram_stories', 'tiktok'] as const;
@@ -34,7 +43,10 @@ export const configFileSchema = z.strictObject({
     .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'segment names must be unique')
     .optional(),
   schedule: z
-    .strictObject({ cron: z.string().min(9).optional(), timezone: z.string().min(1).optional() })
+    .strictObject({
+      cron: checkedBy(cronProblem).optional(),
+      timezone: checkedBy(timezoneProblem).optional(),
+    })
     .optional(),
 });
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { validateBaseUrl } from '../api/validate-base-url.js';
 import { UserError } from '../util/user-error.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
+import { resolveDataDir } from './data-dir.js';
 
 /**
  * Requests per second when neither flag nor config says: the API's limits depend on the
@@ -17,7 +18,7 @@ import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-
 export const DEFAULT_RPS = 5;
 /** Requests in flight at once: enough to hide latency at DEFAULT_RPS, few enough to be polite. */
 export const DEFAULT_CONCURRENCY = 4;
-export const DEFAULT_DATA_DIR = './data';
+export { DEFAULT_DATA_DIR } from './data-dir.js';
 /** The API's maximum page size (api-profile.md): fewest requests per record. */
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_MAX_RETRIES = 5;
@@ -94,6 +95,10 @@ export function resolveApiSettings(
   const apiKey = env.CW_API_KEY;
   if (!apiKey)
     throw new UserError('CW_API_KEY is not set: export the API key in the environment (never as a flag)');
+  // An HTTP header cannot carry it (the first request would fail): a key read from a file often
+  // keeps its newline. The message never shows the key.
+  if (apiKey.trim() !== apiKey || [...apiKey].some((c) => c < ' ' || c === '\u007f'))
+    throw new UserError('CW_API_KEY has surrounding spaces or control characters (a trailing newline?)');
   const caFile = env.CW_CA_FILE;
   let ca: string | undefined;
   if (caFile) {
@@ -107,7 +112,11 @@ export function resolveApiSettings(
     if (!ca.includes('-----BEGIN CERTIFICATE-----'))
       throw new UserError(`CW_CA_FILE ${caFile}: not a PEM certificate`);
   }
-  const dataDir = flags.dataDir ?? env.CW_DATA_DIR ?? file.dataDir ?? DEFAULT_DATA_DIR;
+  const dataDir = resolveDataDir(
+    flags.dataDir,
+    env,
+    configPath ? { path: configPath, dataDir: file.dataDir } : undefined,
+  );
   return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, dataDir, file, ...(ca ? { ca } : {}) };
 }
 
@@ -135,8 +144,11 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
   };
 }
 
+/** A real calendar day as YYYY-MM-DD (2026-02-30 and 2026-13-45 are not). */
 export function isIsoDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
 }
 
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, source: string): T {

@@ -3,69 +3,65 @@
  * SIGINT: then stop scheduling, let a running sync stop at a safe point (it stays
  * resumable), close the sink gracefully (in-flight commits finish, the inbox is published).
  * Each sync runs as a child process (run-sync-in-child.ts), so it never holds the sink's event loop.
+ * Every option is checked before anything starts; a signal stops it in every state (starting,
+ * idle, syncing, publishing), and a failure at start closes what had started, so the process exits.
  */
-import { resolveSyncConfig } from '../config/sync-config.js';
+
+import { resolveServiceConfig, type ServiceFlags } from '../config/service-config.js';
+import { DEFAULT_SINK_HOST, DEFAULT_SINK_PORT } from '../sink/sink-options.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
+import { probeListen } from '../util/listen-failure.js';
 import { createLogger } from '../util/logger.js';
+import { listenForStop } from '../util/stop-signals.js';
 import { runSyncInChild } from './run-sync-in-child.js';
 import { Scheduler } from './scheduler.js';
 
-export interface ServiceFlags {
-  host?: string;
-  port?: number;
-  publishInterval?: number;
-  bodyLimit?: number;
-  cron?: string;
-  timezone?: string;
-  dataDir?: string;
-  baseUrl?: string;
-  config?: string;
-}
+export type { ServiceFlags };
 
 export async function runService(flags: ServiceFlags): Promise<void> {
+  const { sync: config, schedule, sink: sinkOptions } = resolveServiceConfig(flags);
   const logger = createLogger('serve');
-  // Listen first: a signal arriving while the sink or a catch-up sync starts must stop the
-  // service gracefully, not kill it.
-  const stopRequested = new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  const config = resolveSyncConfig(flags);
-  const sink = await startSink({
-    dataDir: config.dataDir,
-    ...(flags.host ? { host: flags.host } : {}),
-    ...(flags.port !== undefined ? { port: flags.port } : {}),
-    ...(flags.bodyLimit ? { bodyLimitBytes: flags.bodyLimit } : {}),
-    ...(flags.publishInterval !== undefined ? { publishIntervalMs: flags.publishInterval * 1000 } : {}),
-    logger,
-  });
-  const state = openStateDb(config.dataDir);
-  const scheduler = new Scheduler({
-    cron: flags.cron ?? config.schedule.cron,
-    timezone: flags.timezone ?? config.schedule.timezone,
-    state,
-    logger,
-    now: () => new Date(),
-    sync: (snapshotDate, trigger, signal) =>
-      runSyncInChild({
-        snapshotDate,
-        trigger,
-        signal,
-        logger,
-        dataDir: config.dataDir,
-        ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-        ...(flags.config ? { configFile: flags.config } : {}),
-      }),
-  });
-  scheduler.start();
-  logger.info(
-    { sink: sink.url, cron: flags.cron ?? config.schedule.cron, dataDir: config.dataDir },
-    'serving',
-  );
-  await stopRequested;
-  logger.info('shutting down');
-  await scheduler.stop();
-  await sink.close();
-  state.close();
+  await probeListen('sink', sinkOptions.host ?? DEFAULT_SINK_HOST, sinkOptions.port ?? DEFAULT_SINK_PORT);
+  const stop = await listenForStop();
+  try {
+    logger.info({ pid: process.pid, dataDir: config.dataDir }, 'starting');
+    const sink = await startSink({ dataDir: config.dataDir, ...sinkOptions, logger });
+    const stoppedWhileStarting = (await stop.receivedYet()) !== undefined;
+    let scheduler: Scheduler | undefined;
+    try {
+      const state = openStateDb(config.dataDir);
+      try {
+        if (!stoppedWhileStarting) {
+          scheduler = new Scheduler({
+            ...schedule,
+            state,
+            logger,
+            now: () => new Date(),
+            sync: (snapshotDate, trigger, signal) =>
+              runSyncInChild({
+                snapshotDate,
+                trigger,
+                signal,
+                logger,
+                dataDir: config.dataDir,
+                ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+                ...(flags.config ? { configFile: flags.config } : {}),
+              }),
+          });
+          scheduler.start();
+          logger.info({ sink: sink.url, cron: schedule.cron, dataDir: config.dataDir }, 'serving');
+        }
+        const signal = await stop.requested;
+        logger.info({ signal }, 'shutting down');
+      } finally {
+        await scheduler?.stop();
+        state.close();
+      }
+    } finally {
+      await sink.close();
+    }
+  } finally {
+    stop.dispose();
+  }
 }

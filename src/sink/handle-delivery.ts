@@ -22,7 +22,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
  * One push to `/hooks/<token>`. The checks run in this order, cheapest and safest first, and
  * nothing is parsed before the signature is verified:
  * 405 wrong method, 404 unknown (or deleted) hook, 415 not JSON, 413 over the body limit,
- * 401 missing or bad signature, 400 invalid JSON or no `documents` array,
+ * 401 missing or bad signature (the strongest present: verify-signature.ts), 400 invalid JSON or no `documents` array,
  * then 200 once the inbox commit is durable, or 503 when it cannot commit (the sender retries).
  */
 export async function handleDelivery(
@@ -56,7 +56,11 @@ export async function handleDelivery(
   const sha1 = headerOf(req, 'x-hub-signature');
   const sha256 = headerOf(req, 'x-hub-signature-256');
   if (!verifySignature(hook.secret, body, sha1, sha256)) {
-    return refuse(401, 'bad_signature', 'missing or invalid X-Hub-Signature');
+    return refuse(
+      401,
+      'bad_signature',
+      'missing or invalid signature (X-Hub-Signature-256, or X-Hub-Signature without it)',
+    );
   }
   const documents = countDocuments(body);
   if (documents === 'invalid_json') return refuse(400, 'invalid_json', 'body is not valid JSON');

@@ -42,8 +42,13 @@ export class SinkMetrics {
   readonly #commitSize: Histogram;
   readonly #answerSeconds: Histogram;
   readonly #outcomes = new Map<DeliveryOutcome, number>();
+  readonly #sources: SinkGaugeSources;
+  /** The runs table as read once for the scrape under way (see scrape()). */
+  #scrapeSyncRuns: ReturnType<SinkGaugeSources['syncRuns']> | undefined;
 
   constructor(sources: SinkGaugeSources) {
+    this.#sources = sources;
+    const syncRuns = () => this.#scrapeSyncRuns ?? sources.syncRuns();
     const registers = [this.registry];
     // Process metrics, event-loop lag above all: a loader holding the loop delays acknowledgements.
     collectDefaultMetrics({ register: this.registry });
@@ -115,7 +120,7 @@ export class SinkMetrics {
       help: 'Unix time the last successful sync finished (0 if none): alert when older than a day.',
       registers,
       collect() {
-        this.set(sources.syncRuns().lastSuccessSeconds);
+        this.set(syncRuns().lastSuccessSeconds);
       },
     });
     new Gauge({
@@ -123,7 +128,7 @@ export class SinkMetrics {
       help: 'Sync runs whose last attempt failed (a resumed run that then succeeds no longer counts).',
       registers,
       collect() {
-        this.set(sources.syncRuns().failed);
+        this.set(syncRuns().failed);
       },
     });
     new Gauge({
@@ -131,7 +136,7 @@ export class SinkMetrics {
       help: '1 when the most recent sync run failed, else 0.',
       registers,
       collect() {
-        this.set(sources.syncRuns().lastFailed ? 1 : 0);
+        this.set(syncRuns().lastFailed ? 1 : 0);
       },
     });
     new Gauge({
@@ -142,6 +147,19 @@ export class SinkMetrics {
         this.set(sources.lastPublishSeconds());
       },
     });
+  }
+
+  /**
+   * The Prometheus text of one scrape. The runs table is read once for the three cw_sync_*
+   * gauges (their collect() would otherwise each query it).
+   */
+  async scrape(): Promise<string> {
+    this.#scrapeSyncRuns = this.#sources.syncRuns();
+    try {
+      return await this.registry.metrics();
+    } finally {
+      this.#scrapeSyncRuns = undefined;
+    }
   }
 
   /** A request to a hook path answered after `seconds`; `documents` of an accepted delivery. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { INBOX_DB_FILE, type InboxDb, openInboxDb } from '../state/inbox-db.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
+import { listenFailure } from '../util/listen-failure.js';
 import { createLogger } from '../util/logger.js';
 import { handleDelivery, reply } from './handle-delivery.js';
 import { parseHookPath } from './hook-path.js';
@@ -126,7 +127,7 @@ export async function startSink(
       });
     }
     if (path === '/metrics' && req.method === 'GET') {
-      const text = await metrics.registry.metrics();
+      const text = await metrics.scrape();
       res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
       res.end(text);
       return;
@@ -163,7 +164,7 @@ export async function startSink(
     await loader.close();
     inbox.close();
     state.close();
-    throw error;
+    throw listenFailure(error, 'sink', o.host, o.port);
   }
   const { port } = server.address() as AddressInfo;
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;

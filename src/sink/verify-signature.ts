@@ -4,10 +4,13 @@ const SHA1_HEADER = /^sha1=([0-9a-f]{40})$/i;
 const SHA256_HEADER = /^sha256=([0-9a-f]{64})$/i;
 
 /**
- * Checks a push's signatures over the exact raw body bytes with the hook's secret:
- * `X-Hub-Signature: sha1=<hex>` is required; `X-Hub-Signature-256: sha256=<hex>` is checked
- * too when present, and both must match. Comparison is constant-time (timingSafeEqual on
- * equal-length digests); a malformed header is a mismatch.
+ * Checks a push's signature over the exact raw body bytes with the hook's secret, the
+ * strongest one the push carries (the rule GitHub documents for its hooks):
+ * `X-Hub-Signature-256: sha256=<hex>` when that header is present, otherwise
+ * `X-Hub-Signature: sha1=<hex>`. A present SHA-256 header decides alone: a bad one is never
+ * excused by a good SHA-1 (no downgrade), and the SHA-1 header is then not checked. Neither
+ * header, or a malformed one, is a mismatch. Comparison is constant-time (timingSafeEqual on
+ * equal-length digests).
  */
 export function verifySignature(
   secret: string,
@@ -15,9 +18,8 @@ export function verifySignature(
   sha1Header: string | undefined,
   sha256Header: string | undefined,
 ): boolean {
-  if (!matches('sha1', SHA1_HEADER, secret, body, sha1Header)) return false;
-  if (sha256Header === undefined) return true;
-  return matches('sha256', SHA256_HEADER, secret, body, sha256Header);
+  if (sha256Header !== undefined) return matches('sha256', SHA256_HEADER, secret, body, sha256Header);
+  return matches('sha1', SHA1_HEADER, secret, body, sha1Header);
 }
 
 function matches(

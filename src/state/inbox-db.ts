@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import * as schema from './inbox-schema.js';
-import { type OpenedSqlite, openSqlite } from './open-sqlite.js';
+import { type OpenedSqlite, openSqlite, openSqliteReadOnly, type ReadOnlySqlite } from './open-sqlite.js';
 
 export type InboxDb = OpenedSqlite<typeof schema>;
 
@@ -22,4 +22,9 @@ export const LOADED_THROUGH_SQL = 'coalesce((select loaded_through from loader_p
 /** <dataDir>/inbox.sqlite: the sink's durable push inbox (see inbox-schema.ts). */
 export function openInboxDb(dataDir: string): InboxDb {
   return openSqlite(join(dataDir, INBOX_DB_FILE), schema, 'inbox', { pageSize: INBOX_PAGE_SIZE });
+}
+
+/** <dataDir>/inbox.sqlite read-only, never migrated (see openSqliteReadOnly); undefined when absent. */
+export function openInboxDbReadOnly(dataDir: string): ReadOnlySqlite<typeof schema> | undefined {
+  return openSqliteReadOnly(join(dataDir, INBOX_DB_FILE), schema, 'inbox');
 }

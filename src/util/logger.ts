@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { UserError } from './user-error.js';
 
 export type { Logger };
 
@@ -11,7 +12,7 @@ export function createLogger(name = 'campaign-warehouse'): Logger {
   return pino(
     {
       name,
-      level: process.env.CW_LOG_LEVEL ?? 'info',
+      level: logLevel(),
       redact: {
         paths: ['apikey', '*.apikey', 'headers.apikey', 'secret', '*.secret', 'x-hook-secret'],
         censor: '[redacted]',
@@ -20,4 +21,13 @@ export function createLogger(name = 'campaign-warehouse'): Logger {
     },
     pino.destination({ fd: 2, sync: true }),
   );
+}
+
+/** CW_LOG_LEVEL, checked: one of pino's levels (default info). */
+export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
+  const level = env.CW_LOG_LEVEL ?? 'info';
+  const known = [...Object.keys(pino.levels.values), 'silent'];
+  if (!known.includes(level))
+    throw new UserError(`CW_LOG_LEVEL: "${level}" is not a log level (one of ${known.join(', ')})`);
+  return level;
 }

@@ -1,8 +1,13 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookPath } from '../../src/sink/hook-path.js';
+import { STATE_DB_FILE } from '../../src/state/state-db.js';
+import { BUILT_CLI } from '../../src/util/built-cli.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { firstReleaseDb } from '../helpers/first-release-db.js';
 import { buildCli, spawnSinkCli } from '../helpers/sink-child.js';
 import {
   deliveryBody,
@@ -105,5 +110,36 @@ describe('sink process: kill -9 and SIGTERM', () => {
     const stored = await documentIds(data.dir);
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     expect(sink.stderr()).toContain('sink: stopped');
+  });
+
+  it('on SIGINT while starting (its state upgrade waiting for another writer) stops, exit 0', async () => {
+    const fresh = removableTempDir('cw-sink-');
+    // The test holds the write lock of a first-release state file: the sink's start waits in
+    // its upgrade until the lock is released, after the signal was sent.
+    const holder = firstReleaseDb(join(fresh.dir, STATE_DB_FILE), 'state');
+    holder.exec('begin immediate');
+    const child = spawn(process.execPath, [BUILT_CLI, 'sink', '--port', '0', '--data-dir', fresh.dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, CW_LOG_LEVEL: 'info' },
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let log = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          log += chunk.toString();
+          if (log.includes('"msg":"sink: starting"')) resolve();
+        });
+        exited.then(() => reject(new Error(`sink exited before starting: ${log}`)));
+      });
+      child.kill('SIGINT');
+    } finally {
+      holder.exec('rollback');
+      holder.close();
+    }
+    expect(await exited).toBe(0);
+    expect(log).toContain('sink: stopped');
+    expect(log).not.toContain('sink: listening');
+    fresh.remove();
   });
 });

@@ -77,13 +77,24 @@ describe('sink HTTP answers', () => {
     });
   });
 
-  it('200 with only X-Hub-Signature (sha256 is optional)', async () => {
+  it('200 with the strongest signature good: sha1 alone, or sha256 beside a bad sha1', async () => {
     const body = deliveryBody(hook, [sampleDocument('d3')]);
-    const { 'x-hub-signature': sha1 } = signatureHeaders(hook.secret, body);
-    expect(await postDelivery(sink.url, hook, body, { 'x-hub-signature': sha1 as string })).toBe(200);
+    const good = signatureHeaders(hook.secret, body);
+    const other = signatureHeaders('not-the-hook-secret-but-32-chars', body);
+    expect(
+      await postDelivery(sink.url, hook, body, { 'x-hub-signature': good['x-hub-signature'] as string }),
+    ).toBe(200);
+    const sha256Only = deliveryBody(hook, [sampleDocument('d4')]);
+    const signed = signatureHeaders(hook.secret, sha256Only);
+    expect(
+      await postDelivery(sink.url, hook, sha256Only, {
+        'x-hub-signature': other['x-hub-signature'] as string,
+        'x-hub-signature-256': signed['x-hub-signature-256'] as string,
+      }),
+    ).toBe(200);
   });
 
-  it('401: missing or bad signatures, and nothing is stored', async () => {
+  it('401: missing or bad signatures (a bad sha256 beside a good sha1 too), and nothing is stored', async () => {
     const before = inboxRows();
     const body = deliveryBody(hook, [sampleDocument('forged')]);
     const good = signatureHeaders(hook.secret, body);

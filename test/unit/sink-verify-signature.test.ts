@@ -27,25 +27,35 @@ describe('verifySignature', () => {
     expect(verifySignature(SECRET, UTF8_BODY, ` ${upper} `, undefined)).toBe(true);
   });
 
-  it('refuses a missing, malformed or wrong sha1', () => {
+  it('refuses a missing, malformed or wrong sha1 when no sha256 header is sent', () => {
     const body = Buffer.from(ASCII_BODY, 'utf8');
-    expect(verifySignature(SECRET, body, undefined, ASCII_SHA256)).toBe(false);
+    expect(verifySignature(SECRET, body, undefined, undefined)).toBe(false);
     expect(verifySignature(SECRET, body, '0e9c97cb245d6d703a9bc86491ad6ee9cee06b1e', undefined)).toBe(false);
     expect(verifySignature(SECRET, body, 'sha1=0e9c', undefined)).toBe(false);
     expect(verifySignature(SECRET, body, UTF8_SHA1, undefined)).toBe(false);
     expect(verifySignature('another-secret-of-32-characters!', body, ASCII_SHA1, undefined)).toBe(false);
   });
 
-  it('refuses a good sha1 with a bad sha256 (both must match)', () => {
+  it('checks only sha256 when present: a good sha256 with a bad or missing sha1 is accepted', () => {
+    const body = Buffer.from(ASCII_BODY, 'utf8');
+    expect(verifySignature(SECRET, body, undefined, ASCII_SHA256)).toBe(true);
+    expect(verifySignature(SECRET, body, UTF8_SHA1, ASCII_SHA256)).toBe(true);
+    expect(verifySignature(SECRET, body, 'sha1=0e9c', ASCII_SHA256)).toBe(true);
+  });
+
+  it('refuses a bad or malformed sha256 even with a good sha1 (no downgrade)', () => {
     const body = Buffer.from(ASCII_BODY, 'utf8');
     expect(verifySignature(SECRET, body, ASCII_SHA1, UTF8_SHA256)).toBe(false);
     expect(verifySignature(SECRET, body, ASCII_SHA1, 'sha256=abc')).toBe(false);
     expect(verifySignature(SECRET, body, ASCII_SHA1, ASCII_SHA1)).toBe(false);
+    expect(verifySignature(SECRET, body, ASCII_SHA1, '')).toBe(false);
+    expect(verifySignature('another-secret-of-32-characters!', body, ASCII_SHA1, ASCII_SHA256)).toBe(false);
   });
 
   it('refuses a body changed by one byte', () => {
     const body = Buffer.from(ASCII_BODY.replace('d1', 'd2'), 'utf8');
     expect(verifySignature(SECRET, body, ASCII_SHA1, ASCII_SHA256)).toBe(false);
+    expect(verifySignature(SECRET, body, ASCII_SHA1, undefined)).toBe(false);
   });
 
   it("agrees with the simulator's signer", () => {

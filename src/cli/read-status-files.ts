@@ -1,0 +1,129 @@
+/**
+ * What `status` reads from state.sqlite and inbox.sqlite, opened read-only and never migrated:
+ * `status` may run beside an older `serve`, and must not upgrade files under it. Against an
+ * older schema it reads the columns and tables that schema has; the files it found older are
+ * listed in `olderSchema` (the service upgrades them at its next start).
+ */
+import { desc, getTableColumns, max } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { InboxProgress } from '../sink/inbox-progress.js';
+import { INBOX_DB_FILE, openInboxDbReadOnly } from '../state/inbox-db.js';
+import { deliveries } from '../state/inbox-schema.js';
+import type { ReadOnlySqlite } from '../state/open-sqlite.js';
+import { hooks, runs } from '../state/schema.js';
+import { openStateDbReadOnly, STATE_DB_FILE } from '../state/state-db.js';
+import type { StatusReport } from './status-report.js';
+
+export interface StatusFiles {
+  runs: StatusReport['runs'];
+  hooks: StatusReport['hooks'];
+  inbox: StatusReport['inbox'];
+  /** Files whose schema is older than this release's. */
+  olderSchema: string[];
+}
+
+export function readStatusFiles(dataDir: string): StatusFiles {
+  const files: StatusFiles = {
+    runs: [],
+    hooks: [],
+    inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
+    olderSchema: [],
+  };
+  const state = openStateDbReadOnly(dataDir);
+  if (state) {
+    try {
+      if (state.pending.length) files.olderSchema.push(STATE_DB_FILE);
+      Object.assign(files, readState(state));
+    } finally {
+      state.close();
+    }
+  }
+  const inbox = openInboxDbReadOnly(dataDir);
+  if (inbox) {
+    try {
+      if (inbox.pending.length) files.olderSchema.push(INBOX_DB_FILE);
+      files.inbox = readInbox(inbox);
+    } finally {
+      inbox.close();
+    }
+  }
+  return files;
+}
+
+function readState(state: NonNullable<ReturnType<typeof openStateDbReadOnly>>) {
+  const runRows = state.db
+    .select(existingColumns(state, runs, 'runs'))
+    .from(runs)
+    .orderBy(desc(runs.startedAt))
+    .limit(10)
+    .all() as Partial<typeof runs.$inferSelect>[];
+  const hookRows = state.db
+    .select(existingColumns(state, hooks, 'hooks'))
+    .from(hooks)
+    .all() as Partial<typeof hooks.$inferSelect>[];
+  return {
+    runs: runRows.map((r) => ({
+      runId: r.runId ?? '',
+      snapshotDate: r.snapshotDate ?? '',
+      status: r.status ?? '',
+      trigger: r.trigger ?? 'manual',
+      startedAt: r.startedAt ?? '',
+      finishedAt: r.finishedAt ?? null,
+      requests: r.requests ?? 0,
+      retries: r.retries ?? 0,
+      throttled: r.throttled ?? 0,
+      rowsWritten: r.rowsWritten ?? 0,
+      failures: r.failures ?? 0,
+      error: r.error ?? null,
+    })),
+    hooks: hookRows.map((h) => ({
+      hookId: h.hookId ?? '',
+      searchId: h.searchId ?? 0,
+      searchType: h.searchType ?? null,
+      status: h.status ?? null,
+      targetUrl: h.targetUrl ?? '',
+      deleted: h.deletedAt != null,
+      secretHeld: h.deletedAt == null && Boolean(h.secret),
+    })),
+  };
+}
+
+/** Backlog, last delivery and last publish; an inbox from before the loader's watermark marked each delivery. */
+function readInbox(inbox: NonNullable<ReturnType<typeof openInboxDbReadOnly>>): StatusReport['inbox'] {
+  const lastDelivery =
+    inbox.db
+      .select({ at: max(deliveries.receivedAt) })
+      .from(deliveries)
+      .get()?.at ?? null;
+  if (hasTable(inbox, 'loader_progress')) {
+    const progress = new InboxProgress(inbox);
+    return { backlog: progress.backlog(), lastDelivery, lastPublish: progress.lastPublishAt() };
+  }
+  const legacy = inbox.sqlite
+    .prepare(
+      'select count(*) filter (where loaded_at is null) as backlog, max(loaded_at) as last from deliveries',
+    )
+    .get() as { backlog: number; last: string | null };
+  return { backlog: legacy.backlog, lastDelivery, lastPublish: legacy.last };
+}
+
+/** The table's drizzle columns that the file's table has (an older schema lacks later ones). */
+function existingColumns<T extends SQLiteTable>(
+  file: ReadOnlySqlite<Record<string, unknown>>,
+  table: T,
+  name: string,
+): T['_']['columns'] {
+  const present = new Set(
+    file.sqlite.prepare(`select name from pragma_table_info('${name}')`).pluck().all() as string[],
+  );
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table)).filter(([, column]) => present.has(column.name)),
+  ) as T['_']['columns'];
+}
+
+function hasTable(file: ReadOnlySqlite<Record<string, unknown>>, name: string): boolean {
+  return (
+    file.sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(name) !==
+    undefined
+  );
+}

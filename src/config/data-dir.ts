@@ -1,0 +1,62 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UserError } from '../util/user-error.js';
+
+/** Where runtime files live when neither a flag, CW_DATA_DIR nor the config file says otherwise. */
+export const DEFAULT_DATA_DIR = './data';
+
+/**
+ * The data directory of a command that writes there (sync, sink, serve, hooks, schemas, demo),
+ * checked before anything opens a file: --data-dir, else CW_DATA_DIR, else the config file's
+ * dataDir, else ./data. It must be an existing writable directory, or one that can be created
+ * (its nearest existing ancestor is a writable directory); nothing is created here. An error
+ * names where the bad value came from.
+ */
+export function resolveDataDir(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  file?: { readonly path: string; readonly dataDir?: string | undefined },
+): string {
+  const { dir, source } = pick(flag, env, file);
+  let probe = resolve(dir);
+  while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
+  if (!statSync(probe).isDirectory()) {
+    const where = probe === resolve(dir) ? '' : ` (${probe} is a file)`;
+    throw new UserError(`${source}: "${dir}" is not a directory${where}`);
+  }
+  try {
+    accessSync(probe, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UserError(`${source}: "${dir}" is not writable (${probe}: ${code})`);
+  }
+  return dir;
+}
+
+/**
+ * The data directory of a reader (status): chosen as resolveDataDir does; it need not exist
+ * (nothing to report yet) but must not be a file.
+ */
+export function existingDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const { dir, source } = pick(flag, env);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new UserError(`${source}: "${dir}" is not a directory`);
+  return dir;
+}
+
+function pick(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  file?: { readonly path: string; readonly dataDir?: string | undefined },
+): { dir: string; source: string } {
+  const [dir, source] =
+    flag !== undefined
+      ? [flag, '--data-dir']
+      : env.CW_DATA_DIR !== undefined
+        ? [env.CW_DATA_DIR, 'CW_DATA_DIR']
+        : file?.dataDir !== undefined
+          ? [file.dataDir, `config file ${file.path}: dataDir`]
+          : [DEFAULT_DATA_DIR, 'the data directory'];
+  if (dir.trim() === '') throw new UserError(`${source}: the data directory cannot be empty`);
+  return { dir, source };
+}

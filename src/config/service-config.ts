@@ -1,0 +1,59 @@
+/**
+ * Configuration of `serve`, validated once before anything starts (no listener, thread or
+ * database yet): the sync settings (sync-config.ts), the schedule and the sink's options.
+ */
+import { UserError } from '../util/user-error.js';
+import { cronProblem, timezoneProblem } from './schedule-check.js';
+import { resolveSyncConfig, type SyncConfig, type SyncFlags } from './sync-config.js';
+
+export interface ServiceFlags extends Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'config'> {
+  readonly host?: string;
+  readonly port?: number;
+  /** Seconds. */
+  readonly publishInterval?: number;
+  readonly bodyLimit?: number;
+  readonly cron?: string;
+  readonly timezone?: string;
+}
+
+export interface ServiceConfig {
+  readonly sync: SyncConfig;
+  readonly schedule: { readonly cron: string; readonly timezone: string };
+  readonly sink: {
+    readonly host?: string;
+    readonly port?: number;
+    readonly bodyLimitBytes?: number;
+    readonly publishIntervalMs?: number;
+  };
+}
+
+export function resolveServiceConfig(
+  flags: ServiceFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): ServiceConfig {
+  // The flags first: a bad --cron is named even when the environment lacks the API key.
+  const flagProblem =
+    (flags.cron !== undefined && cronProblem(flags.cron) && `--cron: ${cronProblem(flags.cron)}`) ||
+    (flags.timezone !== undefined &&
+      timezoneProblem(flags.timezone) &&
+      `--timezone: ${timezoneProblem(flags.timezone)}`) ||
+    (flags.host !== undefined && flags.host.trim() === '' && '--host: an address cannot be empty');
+  if (flagProblem) throw new UserError(flagProblem);
+  const sync = resolveSyncConfig(flags, env);
+  return {
+    sync,
+    // The config file's schedule was checked with the file (config-file-schema.ts).
+    schedule: {
+      cron: flags.cron ?? sync.schedule.cron,
+      timezone: flags.timezone ?? sync.schedule.timezone,
+    },
+    sink: {
+      ...(flags.host !== undefined ? { host: flags.host } : {}),
+      ...(flags.port !== undefined ? { port: flags.port } : {}),
+      ...(flags.bodyLimit !== undefined ? { bodyLimitBytes: flags.bodyLimit } : {}),
+      ...(flags.publishInterval !== undefined
+        ? { publishIntervalMs: Math.round(flags.publishInterval * 1000) }
+        : {}),
+    },
+  };
+}
