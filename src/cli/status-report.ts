@@ -13,6 +13,13 @@ import { hooks, runs } from '../state/schema.js';
 import { openStateDb } from '../state/state-db.js';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
 import { publishedPath } from '../warehouse/warehouse-paths.js';
+import {
+  type DataCheckStatus,
+  dataCheckStatus,
+  formatDataCheckStatus,
+  type NewDrift,
+  newDrift,
+} from './data-check-status.js';
 
 export interface StatusReport {
   dataDir: string;
@@ -46,6 +53,10 @@ export interface StatusReport {
     secretHeld: boolean;
   }[];
   inbox: { backlog: number; lastDelivery: string | null; lastPublish: string | null };
+  /** The latest sync run's data checks (published or stopped by --strict). */
+  dataChecks: DataCheckStatus | null;
+  /** Fields, stats and networks the spec does not list, first seen in the latest snapshot. */
+  newDrift: NewDrift[];
 }
 
 export async function statusReport(dataDir: string): Promise<StatusReport> {
@@ -93,6 +104,8 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
           secretHeld: h.deletedAt === null && h.secret.length > 0,
         })),
       inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
+      dataChecks: dataCheckStatus(state),
+      newDrift: [],
     };
   } finally {
     state.close();
@@ -126,6 +139,7 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
       "select table_name, estimated_size from duckdb_tables() where schema_name = 'main' and table_name <> 'schema_migrations' order by table_name",
     );
     for (const [name, rows] of tables.rows) report.rowCounts[String(name)] = Number(rows);
+    if (report.latestSnapshot) report.newDrift = await newDrift(dataDir, report.latestSnapshot);
   }
   return report;
 }
@@ -149,6 +163,7 @@ export function formatStatus(r: StatusReport): string {
       `  ${run.startedAt}  ${run.snapshotDate}  ${run.status.padEnd(9)} ${run.trigger.padEnd(8)} requests ${run.requests}, retries ${run.retries}, 429s ${run.throttled}, rows ${run.rowsWritten}${run.failures ? `, failed attempts ${run.failures}` : ''}${run.error ? `  error: ${run.error}` : ''}`,
     );
   }
+  out.push(...formatDataCheckStatus(r.dataChecks, r.newDrift));
   out.push('hooks:');
   if (!r.hooks.length) out.push('  none');
   for (const h of r.hooks) {

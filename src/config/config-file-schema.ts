@@ -36,6 +36,8 @@ export const configFileSchema = z.strictObject({
   schedule: z
     .strictObject({ cron: z.string().min(9).optional(), timezone: z.string().min(1).optional() })
     .optional(),
+  /** 'strict': a failing data check fails the sync before its publish (as `sync --strict`). */
+  checks: z.enum(['warn', 'strict']).optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { DataCheckResult } from '../warehouse/types.js';
 
 /** Every way a request to a hook path can end; the label of sink_deliveries_total. */
 export const DELIVERY_OUTCOMES = [
@@ -25,6 +26,8 @@ export interface SinkGaugeSources {
   lastPublishSeconds(): number;
   /** The nightly syncs, from the state database's runs (any process's). */
   syncRuns(): { lastSuccessSeconds: number; failed: number; lastFailed: boolean };
+  /** The data checks of the latest checked sync run (state database; none before the first). */
+  dataChecks(): readonly DataCheckResult[];
 }
 
 /**
@@ -132,6 +135,28 @@ export class SinkMetrics {
       registers,
       collect() {
         this.set(sources.syncRuns().lastFailed ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'cw_data_check_failing',
+      help: 'Disagreements each data check found in the latest sync run, per segment (0: passed or skipped).',
+      labelNames: ['check', 'segment'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of sources.dataChecks()) this.set({ check: r.check, segment: r.segment }, r.failing);
+      },
+    });
+    new Gauge({
+      name: 'cw_data_check_failing_campaign',
+      help: '1 for each campaign a data check failed on in the latest sync run (the first 20 per check).',
+      labelNames: ['check', 'segment', 'campaign_id'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of sources.dataChecks())
+          for (const campaign_id of r.campaigns)
+            this.set({ check: r.check, segment: r.segment, campaign_id }, 1);
       },
     });
     new Gauge({
