@@ -25,6 +25,10 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
       'durable acknowledgements/s and latency of the sink vs a bare HTTP server, and one making only its checks',
     load: async () => (await import('./sink.js')).runSinkBench,
   },
+  checks: {
+    describe: 'what the data checks add to an unthrottled sync (and at the default rate)',
+    load: async () => (await import('./checks.js')).runChecksBench,
+  },
   freshness: {
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,

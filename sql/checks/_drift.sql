@@ -8,7 +8,9 @@
 -- of the records kept whole in `raw` (workspaces, tags, campaigns less metrics and
 -- sources, posts, influencers less campaign_metrics and budget), from the unfiltered view.
 -- Columns: segment, level, kind ('field' | 'stat' | 'network'), name, occurrences (records
--- carrying the name).
+-- carrying the name). Staged stat and post rows are unique per record and name (a unit's
+-- records are deduplicated as fetched), so they are counted without a costly distinct;
+-- campaigns and influencers repeat across units and are counted distinct.
 with
 
 spec_networks as (
@@ -46,7 +48,7 @@ records as (
     union all
     select 'campaign', campaign_id, raw from campaigns
     union all
-    select 'post', campaign_id || '/' || post_id, raw from posts
+    select 'post', null, raw from posts
     union all
     select 'influencer', influencer_id, raw from influencers
 
@@ -62,7 +64,13 @@ record_fields as (
 
 field_drift as (
 
-    select 'all' as segment, f.level, 'field' as kind, f.name, count(distinct f.record) as occurrences
+    select
+        'all' as segment,
+        f.level,
+        'field' as kind,
+        f.name,
+        -- posts (record NULL) are unique: counted as rows
+        count(distinct f.record) + count(*) filter (where f.record is null) as occurrences
     from record_fields as f
     join spec_fields as s on s.level = f.level
     where not list_contains(s.names, f.name)
@@ -72,18 +80,17 @@ field_drift as (
 
 stat_drift as (
 
-    select segment, 'network' as level, 'stat' as kind, stat as name,
-        count(distinct (campaign_id, network)) as occurrences
+    select segment, 'network' as level, 'stat' as kind, stat as name, count(*) as occurrences
     from campaign_network_stats
     where stat not in (select name from spec_stats)
     group by all
     union all
-    select segment, 'post', 'stat', stat, count(distinct (campaign_id, post_id))
+    select segment, 'post', 'stat', stat, count(*)
     from post_stats
     where stat not in (select name from spec_stats)
     group by all
     union all
-    select segment, 'influencer', 'stat', stat, count(distinct (campaign_id, influencer_id))
+    select segment, 'influencer', 'stat', stat, count(*)
     from influencer_stats
     where stat not in (select name from spec_stats)
     group by all
@@ -98,7 +105,7 @@ network_drift as (
     where network not in (select name from spec_networks)
     group by all
     union all
-    select segment, 'post', 'network', network, count(distinct (campaign_id, post_id))
+    select segment, 'post', 'network', network, count(*)
     from post_metrics
     where network is not null and network not in (select name from spec_networks)
     group by all

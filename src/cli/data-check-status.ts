@@ -17,6 +17,7 @@ export interface DataCheckStatus {
   /** Checks run, each once per segment. */
   readonly ran: number;
   readonly failed: readonly DataCheckResult[];
+  readonly error?: string;
 }
 
 export interface NewDrift {
@@ -57,9 +58,11 @@ export function formatDataCheckStatus(checks: DataCheckStatus | null, drift: rea
   if (checks) {
     const head = `data checks (snapshot ${checks.snapshotDate}, run ${checks.runId}, ${checks.mode}):`;
     out.push(
-      checks.failed.length
-        ? `${head} ${checks.failed.length} of ${checks.ran} FAILED: ${describeFailures(checks.failed)}`
-        : `${head} ${checks.ran} ran, none failed`,
+      checks.error
+        ? `${head} ${checks.error}`
+        : checks.failed.length
+          ? `${head} ${checks.failed.length} of ${checks.ran} FAILED: ${describeFailures(checks.failed)}`
+          : `${head} ${checks.ran} ran, none failed`,
     );
   }
   if (drift.length)

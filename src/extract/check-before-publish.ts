@@ -8,7 +8,7 @@ import { type DataCheckRecord, saveDataCheckRecord } from '../state/data-check-r
 import type { StateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';
 import { runDataChecks } from '../warehouse/index.js';
-import type { DataCheckResult, DriftObservation } from '../warehouse/types.js';
+import type { DataCheckOutcome, DataCheckResult, DriftObservation } from '../warehouse/types.js';
 import type { RunRegistry } from './run-registry.js';
 
 /**
@@ -28,6 +28,8 @@ export interface DataCheckSummary {
   readonly failed: readonly DataCheckResult[];
   readonly drift: readonly DriftObservation[];
   readonly durationMs: number;
+  /** Set when the checks could not run (the run published unchecked). */
+  readonly error?: string;
 }
 
 /** A strict run stopped by failing checks: the published warehouse is untouched. */
@@ -52,22 +54,26 @@ export interface CheckBeforePublishInput {
 }
 
 export async function checkBeforePublish(input: CheckBeforePublishInput): Promise<DataCheckSummary> {
-  const outcome = await runDataChecks({
-    stagingPath: input.stagingPath,
-    snapshotDate: input.snapshotDate,
-    runId: input.runId,
-    segments: input.segments,
-  });
+  let outcome: DataCheckOutcome;
+  try {
+    outcome = await runDataChecks({
+      stagingPath: input.stagingPath,
+      snapshotDate: input.snapshotDate,
+      runId: input.runId,
+      segments: input.segments,
+    });
+  } catch (error) {
+    // The figures are as fetched either way: a check that cannot run stops a strict run
+    // only; a default run publishes and says so.
+    const message = `data checks could not run: ${(error as Error).message.split('\n')[0]}`;
+    if (input.mode === 'strict') throw new Error(`${message} (strict: nothing published)`, { cause: error });
+    input.logger.error({ err: message }, message);
+    saveDataCheckRecord(input.state, { ...recordOf(input, []), error: message });
+    return { mode: input.mode, ran: 0, failed: [], drift: [], durationMs: 0, error: message };
+  }
   const results = outcome.results.map((r) => ({ ...r, campaigns: r.campaigns.slice(0, LISTED_CAMPAIGNS) }));
   const failed = results.filter((r) => r.status === 'failed');
-  const record: DataCheckRecord = {
-    runId: input.runId,
-    snapshotDate: input.snapshotDate,
-    mode: input.mode,
-    checkedAt: input.now().toISOString(),
-    results,
-  };
-  saveDataCheckRecord(input.state, record);
+  saveDataCheckRecord(input.state, recordOf(input, results));
   const { logger } = input;
   for (const r of failed)
     logger.warn(
@@ -97,6 +103,16 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
     failed,
     drift: outcome.drift,
     durationMs: outcome.durationMs,
+  };
+}
+
+function recordOf(input: CheckBeforePublishInput, results: readonly DataCheckResult[]): DataCheckRecord {
+  return {
+    runId: input.runId,
+    snapshotDate: input.snapshotDate,
+    mode: input.mode,
+    checkedAt: input.now().toISOString(),
+    results,
   };
 }
 

@@ -13,9 +13,11 @@ export function formatSummary(s: SyncSummary): string {
     lines.push(`  ${table.padEnd(width)}  ${rows}`);
   const { checks } = s;
   lines.push(
-    checks.failed.length
-      ? `data checks: ${checks.failed.length} of ${checks.ran} FAILED (published with warnings): ${describeFailures(checks.failed)}`
-      : `data checks: ${checks.ran} ran, none failed`,
+    checks.error
+      ? `${checks.error} (published unchecked)`
+      : checks.failed.length
+        ? `data checks: ${checks.failed.length} of ${checks.ran} FAILED (published with warnings): ${describeFailures(checks.failed)}`
+        : `data checks: ${checks.ran} ran, none failed`,
   );
   if (checks.drift.length)
     lines.push(

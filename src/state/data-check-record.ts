@@ -17,6 +17,8 @@ export interface DataCheckRecord {
   /** ISO-8601 UTC time the checks finished. */
   readonly checkedAt: string;
   readonly results: readonly DataCheckResult[];
+  /** Set when the checks could not run (a default run then published unchecked). */
+  readonly error?: string;
 }
 
 export function saveDataCheckRecord(state: StateDb, record: DataCheckRecord): void {

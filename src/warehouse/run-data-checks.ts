@@ -45,12 +45,15 @@ export async function runDataChecks(
         segment.name,
         segment.sources?.length ? segment.sources.join(',') : null,
       ]);
-    await c.run(sqlBody(join(CHECKS_DIR, '_prepare.sql')));
+    await step('data checks: _prepare.sql', c.run(sqlBody(join(CHECKS_DIR, '_prepare.sql'))));
     for (const check of checks) await runCheck(c, check, input);
-    await c.run(
-      `insert into drift_observations
-       select $1::date, segment, level, kind, name, occurrences from (${sqlBody(join(CHECKS_DIR, '_drift.sql'))})`,
-      [input.snapshotDate],
+    await step(
+      'schema drift scan',
+      c.run(
+        `insert into drift_observations
+         select $1::date, segment, level, kind, name, occurrences from (${sqlBody(join(CHECKS_DIR, '_drift.sql'))})`,
+        [input.snapshotDate],
+      ),
     );
     await c.run('commit');
     const outcome = { results: await readResults(c), drift: await readDrift(c) };
@@ -61,33 +64,47 @@ export async function runDataChecks(
   }
 }
 
+/**
+ * One check, in two passes over its comparisons, so neither keeps them all (a post-level
+ * check compares a million posts): the counts per segment, then the failing rows.
+ */
 async function runCheck(
   c: DuckDBConnection,
   check: DataCheckDefinition,
   input: DataCheckInput,
 ): Promise<void> {
-  try {
-    await c.run(`create or replace temp table check_rows as ${check.sql}`);
-  } catch (error) {
-    throw new Error(`data check ${check.name}: ${(error as Error).message}`, { cause: error });
-  }
   // Every segment of the run gets a row, even one with nothing to compare (skipped).
-  await c.run(
-    `insert into check_results
-     select $1::date, s.segment, $2, $3,
-            case when count(*) filter (where not r.ok) > 0 then 'failed'
-                 when count(r.ok) = 0 then 'skipped' else 'passed' end,
-            count(r.ok), count(*) filter (where not r.ok)
-       from check_segments as s left join check_rows as r on r.segment = s.segment
-      group by s.segment`,
-    [input.snapshotDate, input.runId, check.name],
+  await step(
+    `data check ${check.name}`,
+    c.run(
+      `insert into check_results
+       select $1::date, s.segment, $2, $3,
+              case when coalesce(r.failing, 0) > 0 then 'failed'
+                   when coalesce(r.checked, 0) = 0 then 'skipped' else 'passed' end,
+              coalesce(r.checked, 0), coalesce(r.failing, 0)
+         from check_segments as s
+         left join (select segment, count(ok) as checked, count(*) filter (where not ok) as failing
+                      from (${check.sql}) group by segment) as r on r.segment = s.segment`,
+      [input.snapshotDate, input.runId, check.name],
+    ),
   );
-  await c.run(
-    `insert into check_failures
-     select $1::date, segment, $2, campaign_id, entity_id, expected, actual from check_rows where not ok`,
-    [input.snapshotDate, check.name],
+  await step(
+    `data check ${check.name}`,
+    c.run(
+      `insert into check_failures
+       select $1::date, segment, $2, campaign_id, entity_id, expected, actual from (${check.sql}) where not ok`,
+      [input.snapshotDate, check.name],
+    ),
   );
-  await c.run('drop table check_rows');
+}
+
+/** Names the step of a failing statement (its error is DuckDB's, naming only the SQL). */
+async function step<T>(name: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new Error(`${name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  }
 }
 
 async function readResults(c: DuckDBConnection): Promise<DataCheckResult[]> {

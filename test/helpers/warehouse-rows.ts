@@ -129,10 +129,23 @@ export function sampleUnitRows(options: {
       failing: 1 - n,
     })),
     check_failures: [
-      { ...base, check_name: 'campaign_posts_counted', entity_id: null, expected: postCount, actual: postCount + 3 },
+      {
+        ...base,
+        check_name: 'campaign_posts_counted',
+        entity_id: null,
+        expected: postCount,
+        actual: postCount + 3,
+      },
     ],
     drift_observations: [
-      { snapshot_date: snapshotDate, segment, level: 'post', kind: 'stat', name: 'clicks', occurrences: postCount },
+      {
+        snapshot_date: snapshotDate,
+        segment,
+        level: 'post',
+        kind: 'stat',
+        name: 'clicks',
+        occurrences: postCount,
+      },
     ],
     ...(all
       ? {

@@ -6,10 +6,13 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatStatus, statusReport } from '../../src/cli/status-report.js';
+import { checkBeforePublish } from '../../src/extract/check-before-publish.js';
+import { RunRegistry } from '../../src/extract/run-registry.js';
 import { runSync } from '../../src/extract/run-sync.js';
 import type { Inconsistency } from '../../src/simulator/inconsistency.js';
 import type { RunningSimulator, ViewFilter } from '../../src/simulator/start-simulator.js';
 import { startSink } from '../../src/sink/start-sink.js';
+import { openStateDb } from '../../src/state/state-db.js';
 import { listDataChecks } from '../../src/warehouse/run-data-checks.js';
 import {
   checksums,
@@ -198,5 +201,28 @@ describe('data checks', () => {
     expect(
       await rows(dataDir, "select count(*)::int as n from data_checks where snapshot_date = '2026-11-21'"),
     ).toEqual([{ n: listDataChecks().length }]);
+  });
+
+  it('that cannot run stop a strict run only: a default run publishes unchecked and says so', async () => {
+    const dataDir = tempDataDir();
+    const state = openStateDb(dataDir);
+    closers.push(async () => state.close());
+    const input = {
+      stagingPath: `${dataDir}/no-such-dir/sync.duckdb`,
+      snapshotDate: SNAPSHOT,
+      runId: 'r1',
+      segments: [{ name: 'all' }],
+      logger: quietLogger,
+      state,
+      registry: new RunRegistry(state),
+      now: () => SIM_START,
+    };
+    const warned = await checkBeforePublish({ ...input, mode: 'warn' });
+    expect(warned.error).toMatch(/^data checks could not run: /);
+    const strict = await checkBeforePublish({ ...input, mode: 'strict' }).catch((e: Error) => e);
+    expect((strict as Error).message).toMatch(/^data checks could not run: .*\(strict: nothing published\)$/);
+    state.close();
+    closers.pop();
+    expect((await statusReport(dataDir)).dataChecks?.error).toMatch(/could not run/);
   });
 });
