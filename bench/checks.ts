@@ -32,7 +32,10 @@ export async function runChecksBench(args: string[]): Promise<Record<string, num
   ]);
   try {
     const { run, summary } = await runSyncCli(sim.url, UNTHROTTLED_RPS);
-    const { checks } = summary as typeof summary & { checks: { durationMs: number; ran: number } };
+    const { checks } = summary as typeof summary & {
+      checks: { durationMs: number; ran: number; error?: string };
+    };
+    if (checks.error) throw new Error(`bench checks: ${checks.error}`);
     const syncS = summary.durationMs / 1000;
     const checksS = checks.durationMs / 1000;
     const floorS = summary.requests / DEFAULT_RPS;

@@ -7,26 +7,11 @@
 -- Level: campaign (entity_id NULL). Rate: within 0.5% (rate_agrees).
 -- Every segment (one response). Not compared: a NULL campaign rate, a network with posts
 -- and a NULL rate or count, or a campaign without posts.
-with
-
-networks as (
-
-    select
-        segment,
-        campaign_id,
-        sum(num_posts * engagement_rate) / nullif(sum(num_posts), 0) as weighted_rate,
-        bool_and(num_posts is not null and (num_posts = 0 or engagement_rate is not null)) as complete
-    from campaign_network_metrics
-    group by all
-
-)
-
 select
-    m.segment,
-    m.campaign_id,
+    segment,
+    campaign_id,
     null::varchar as entity_id,
-    n.weighted_rate as expected,
-    m.engagement_rate as actual,
-    case when n.complete then rate_agrees(n.weighted_rate, m.engagement_rate) end as ok
-from campaign_metrics as m
-join networks as n on n.segment = m.segment and n.campaign_id = m.campaign_id
+    networks_weighted_rate as expected,
+    engagement_rate as actual,
+    case when networks_rate_complete then rate_agrees(networks_weighted_rate, engagement_rate) end as ok
+from check_detail

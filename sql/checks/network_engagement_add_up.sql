@@ -5,26 +5,11 @@
 -- all campaign posts", and the networks partition the posts (see network_posts_add_up).
 -- Level: campaign (entity_id NULL). Exact: counts. Every segment (one response).
 -- Not compared: a NULL engagement at either level.
-with
-
-networks as (
-
-    select
-        segment,
-        campaign_id,
-        sum(engagement) as engagement,
-        count(engagement) = count(*) as complete
-    from campaign_network_metrics
-    group by all
-
-)
-
 select
-    m.segment,
-    m.campaign_id,
+    segment,
+    campaign_id,
     null::varchar as entity_id,
-    coalesce(n.engagement, 0)::double as expected,
-    m.total_engagement::double as actual,
-    case when coalesce(n.complete, true) then m.total_engagement = coalesce(n.engagement, 0) end as ok
-from campaign_metrics as m
-left join networks as n on n.segment = m.segment and n.campaign_id = m.campaign_id
+    networks_engagement::double as expected,
+    total_engagement::double as actual,
+    case when networks_engagement_complete then total_engagement = networks_engagement end as ok
+from check_detail
