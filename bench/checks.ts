@@ -6,6 +6,9 @@
  * share is at its largest. Target: the checks add at most 10% to the sync's time.
  * Also shown: their share of the same sync at the default 5 requests/s (its floor,
  * requests / 5), what a nightly run against the real API takes.
+ * Measured on a busy 2-core machine (other work running): 56k posts 0.25 s of a 3.7 s sync
+ * (7.2%); 850k posts (--campaigns 100 --posts 10000) 1.9 s of 86 s (2.3%), peak RSS 258 MB.
+ * The share falls with size: about 0.1 s of it is fixed (opening the staging file, 45 statements).
  */
 import { DEFAULT_RPS } from '../src/config/sync-config.js';
 import { flag, report, runSyncCli, startSimulatorProcess } from './bench-processes.js';
