@@ -29,6 +29,10 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     describe: 'campaign-warehouse report on 180 days of a 170k-post account (target: under 10 s)',
     load: async () => (await import('./report.js')).runReportBench,
   },
+  checks: {
+    describe: 'what the data checks add to an unthrottled sync (and at the default rate)',
+    load: async () => (await import('./checks.js')).runChecksBench,
+  },
   freshness: {
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,

@@ -12,12 +12,14 @@ import { deliveries } from '../state/inbox-schema.js';
 import type { ReadOnlySqlite } from '../state/open-sqlite.js';
 import { hooks, runs } from '../state/schema.js';
 import { openStateDbReadOnly, STATE_DB_FILE } from '../state/state-db.js';
+import { dataCheckStatus } from './data-check-status.js';
 import type { StatusReport } from './status-report.js';
 
 export interface StatusFiles {
   runs: StatusReport['runs'];
   hooks: StatusReport['hooks'];
   inbox: StatusReport['inbox'];
+  dataChecks: StatusReport['dataChecks'];
   /** Files whose schema is older than this release's. */
   olderSchema: string[];
 }
@@ -27,6 +29,7 @@ export function readStatusFiles(dataDir: string): StatusFiles {
     runs: [],
     hooks: [],
     inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
+    dataChecks: null,
     olderSchema: [],
   };
   const state = openStateDbReadOnly(dataDir);
@@ -62,6 +65,7 @@ function readState(state: NonNullable<ReturnType<typeof openStateDbReadOnly>>) {
     .from(hooks)
     .all() as Partial<typeof hooks.$inferSelect>[];
   return {
+    dataChecks: dataCheckStatus(state),
     runs: runRows.map((r) => ({
       runId: r.runId ?? '',
       snapshotDate: r.snapshotDate ?? '',

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Inconsistency, parseInconsistencies } from '../simulator/inconsistency.js';
 import { UserError } from '../util/user-error.js';
 
 /** Parses a flag value as a number within bounds, naming the flag when it is not. */
@@ -13,6 +14,14 @@ export function numberIn(min: number, max: number, integer = false) {
 }
 
 const rate = numberIn(0, 1);
+
+function parseInconsistent(raw: string, previous: Inconsistency[] = []): Inconsistency[] {
+  try {
+    return [...previous, ...parseInconsistencies(raw)];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
 const count = (max: number) => numberIn(0, max, true);
 
 export function registerSimulate(program: Command): void {
@@ -43,6 +52,11 @@ export function registerSimulate(program: Command): void {
     .option('--fault-truncate <r>', 'share of truncated bodies', rate, 0)
     .option('--fault-invalid-json <r>', 'share of invalid JSON bodies', rate, 0)
     .option('--drift', 'schema drift: unknown fields, networks and stats, numeric strings, null metrics')
+    .option(
+      '--inconsistent <list>',
+      'break the API consistency rules for chosen campaigns: <campaignId>:num_posts+N|num_posts-N|influencer|network|reach, comma-separated',
+      parseInconsistent,
+    )
     .option('--tls', 'serve HTTPS with a generated self-signed certificate (printed as PEM)')
     .option('--start-time <iso>', 'start of the simulated clock (default: now)')
     .option('--deliveries-per-second <n>', 'pushes per second to each live hook', numberIn(0, 10_000), 2)
@@ -83,6 +97,7 @@ export function registerSimulate(program: Command): void {
           invalidJsonRate: o.faultInvalidJson,
         },
         drift: Boolean(o.drift),
+        ...(o.inconsistent ? { inconsistent: o.inconsistent } : {}),
         tls: Boolean(o.tls),
         ...(startTime ? { startTime } : {}),
         hooks: { deliveriesPerSecond: o.deliveriesPerSecond },
@@ -126,6 +141,7 @@ interface SimulateFlags {
   faultTruncate: number;
   faultInvalidJson: number;
   drift?: boolean;
+  inconsistent?: Inconsistency[];
   tls?: boolean;
   startTime?: string;
   deliveriesPerSecond: number;

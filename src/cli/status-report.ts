@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
 import { publishedPath } from '../warehouse/warehouse-paths.js';
+import { type DataCheckStatus, formatDataCheckStatus, type NewDrift, newDrift } from './data-check-status.js';
 import { readStatusFiles } from './read-status-files.js';
 
 export interface StatusReport {
@@ -43,6 +44,10 @@ export interface StatusReport {
   inbox: { backlog: number; lastDelivery: string | null; lastPublish: string | null };
   /** state.sqlite / inbox.sqlite when older than this release: read as they are, upgraded by the service's next start. */
   olderSchema: string[];
+  /** The latest sync run's data checks (published or stopped by --strict). */
+  dataChecks: DataCheckStatus | null;
+  /** Fields, stats and networks the spec does not list, first seen in the latest snapshot. */
+  newDrift: NewDrift[];
 }
 
 export async function statusReport(dataDir: string): Promise<StatusReport> {
@@ -56,6 +61,7 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
     rowCounts: {},
     ...files,
     olderSchema,
+    newDrift: [],
   };
   if (report.published) {
     const fresh = await queryReadOnly(
@@ -69,6 +75,7 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
       "select table_name, estimated_size from duckdb_tables() where schema_name = 'main' and table_name <> 'schema_migrations' order by table_name",
     );
     for (const [name, rows] of tables.rows) report.rowCounts[String(name)] = Number(rows);
+    if (report.latestSnapshot) report.newDrift = await newDrift(dataDir, report.latestSnapshot);
   }
   return report;
 }
@@ -92,6 +99,7 @@ export function formatStatus(r: StatusReport): string {
       `  ${run.startedAt}  ${run.snapshotDate}  ${run.status.padEnd(9)} ${run.trigger.padEnd(8)} requests ${run.requests}, retries ${run.retries}, 429s ${run.throttled}, rows ${run.rowsWritten}${run.failures ? `, failed attempts ${run.failures}` : ''}${run.error ? `  error: ${run.error}` : ''}`,
     );
   }
+  out.push(...formatDataCheckStatus(r.dataChecks, r.newDrift));
   out.push('hooks:');
   if (!r.hooks.length) out.push('  none');
   for (const h of r.hooks) {

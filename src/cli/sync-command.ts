@@ -25,6 +25,7 @@ export function registerSync(program: Command): void {
     .option('--rps <n>', 'requests per second (default 5)', numberIn(0.1, 10_000))
     .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
     .option('--campaign <id>', 'only this campaign (repeatable)', collect)
+    .option('--strict', 'a failing data check fails the run before its publish (default: it warns)')
     .option('--json', 'print the summary as JSON')
     // What started the run, recorded in it (serve passes scheduled / catch-up / retry).
     .addOption(new Option('--trigger <name>').default('manual').hideHelp())
@@ -86,5 +87,6 @@ interface SyncCommandFlags {
   concurrency?: number;
   campaign?: string[];
   json?: boolean;
+  strict?: boolean;
   trigger: string;
 }

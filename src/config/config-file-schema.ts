@@ -48,6 +48,8 @@ export const configFileSchema = z.strictObject({
       timezone: checkedBy(timezoneProblem).optional(),
     })
     .optional(),
+  /** 'strict': a failing data check fails the sync before its publish (as `sync --strict`). */
+  checks: z.enum(['warn', 'strict']).optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

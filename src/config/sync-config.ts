@@ -33,6 +33,7 @@ export interface SyncFlags {
   readonly rps?: number;
   readonly concurrency?: number;
   readonly campaign?: readonly string[];
+  readonly strict?: boolean;
 }
 
 export interface SyncConfig {
@@ -53,6 +54,8 @@ export interface SyncConfig {
   /** PEM of an extra trusted CA (CW_CA_FILE). */
   readonly ca?: string;
   readonly schedule: { readonly cron: string; readonly timezone: string };
+  /** Failing data checks warn (default) or fail the run before its publish (`--strict`). */
+  readonly checks?: 'warn' | 'strict';
 }
 
 /** The nightly slot: 30 minutes after the API's refresh window (18:00–21:00 UTC) closes. */
@@ -141,6 +144,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
     campaigns: [...new Set(flags.campaign ?? [])],
     segments: file.segments ?? [],
     schedule: { ...DEFAULT_SCHEDULE, ...file.schedule },
+    checks: flags.strict ? 'strict' : (file.checks ?? 'warn'),
   };
 }
 

@@ -1,3 +1,4 @@
+import { describeFailures } from './check-before-publish.js';
 import type { SyncSummary } from './run-sync.js';
 
 /** The end-of-run summary: rows per table, requests, retries, 429s, duration. */
@@ -10,5 +11,17 @@ export function formatSummary(s: SyncSummary): string {
   const width = Math.max(...Object.keys(s.rowsByTable).map((t) => t.length), 5);
   for (const [table, rows] of Object.entries(s.rowsByTable).sort())
     lines.push(`  ${table.padEnd(width)}  ${rows}`);
+  const { checks } = s;
+  lines.push(
+    checks.error
+      ? `${checks.error} (published unchecked)`
+      : checks.failed.length
+        ? `data checks: ${checks.failed.length} of ${checks.ran} FAILED (published with warnings): ${describeFailures(checks.failed)}`
+        : `data checks: ${checks.ran} ran, none failed`,
+  );
+  if (checks.drift.length)
+    lines.push(
+      `schema drift: ${[...new Set(checks.drift.map((d) => `${d.level} ${d.kind} ${d.name}`))].join(', ')}`,
+    );
   return `${lines.join('\n')}\n`;
 }

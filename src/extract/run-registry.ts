@@ -112,6 +112,23 @@ export class RunRegistry {
     })();
   }
 
+  /** Forgets units' checkpoints: the next attempt of the run fetches them again. */
+  forgetUnits(snapshotDate: string, units: readonly { segment: string; unit: string }[]): void {
+    this.state.sqlite.transaction(() => {
+      for (const { segment, unit } of units)
+        this.state.db
+          .delete(checkpoints)
+          .where(
+            and(
+              eq(checkpoints.snapshotDate, snapshotDate),
+              eq(checkpoints.segment, segment),
+              eq(checkpoints.unit, unit),
+            ),
+          )
+          .run();
+    })();
+  }
+
   finish(
     run: RunRow,
     outcome: { status: 'succeeded' | 'failed'; error?: string; rowsWritten?: number; counters: RunCounters },

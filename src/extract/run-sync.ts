@@ -21,6 +21,7 @@ import { openStateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';
 import { openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/types.js';
+import { checkBeforePublish, type DataCheckSummary } from './check-before-publish.js';
 import { dropRepeated } from './drop-repeated.js';
 import { RunRegistry, type RunRow } from './run-registry.js';
 import { resolveSnapshotDate } from './snapshot-date.js';
@@ -60,6 +61,8 @@ export interface SyncSummary {
   readonly throttled: number;
   readonly throttleWaitMs: number;
   readonly durationMs: number;
+  /** The data checks of the staged figures (sql/checks/), run before the publish. */
+  readonly checks: DataCheckSummary;
 }
 
 export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncSummary> {
@@ -156,6 +159,17 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     );
 
     await writer.close();
+    const checks = await checkBeforePublish({
+      stagingPath: writer.path,
+      snapshotDate,
+      runId,
+      segments,
+      mode: config.checks ?? 'warn',
+      logger: deps.logger,
+      state,
+      registry,
+      now: deps.now,
+    });
     const counters = {
       requests: api.stats.requests,
       retries: api.stats.retries,
@@ -182,6 +196,7 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
       ...counters,
       throttleWaitMs: api.stats.throttleWaitMs,
       durationMs: Date.now() - started,
+      checks,
     };
   } catch (error) {
     await staging?.close().catch(() => {});

@@ -20,6 +20,10 @@ export const FACT_TABLES = [
   'influencer_profiles',
   'influencer_network_profiles',
   'influencer_tag_assignments',
+  // What the data checks found in the run's figures (sql/checks/, src/warehouse/run-data-checks.ts).
+  'check_results',
+  'check_failures',
+  'drift_observations',
 ] as const;
 
 export const ENTITY_TABLES = ['workspaces', 'influencer_tags', 'campaigns', 'influencers', 'posts'] as const;

@@ -5,17 +5,21 @@
  */
 import { driftCampaignBody, driftInfluencer, driftListRecord, driftPost } from './drift.js';
 import { errorResponse } from './error-response.js';
+import { breakCampaignDetail, breakInfluencers, breakPosts, type Inconsistency } from './inconsistency.js';
 import type { SimModel, ViewFilter } from './model/sim-model.js';
 import { isPaging, type Paging, parsePaging } from './paging.js';
 import type { SimRequest, SimResponse, SimRoute } from './route.js';
 
 export interface InfluencerRouteOptions {
   readonly drift: boolean;
+  /** Campaigns whose figures break the API's consistency rules (see inconsistency.ts). */
+  readonly inconsistent?: readonly Inconsistency[];
 }
 
 export function createInfluencerRoutes(model: SimModel, options: InfluencerRouteOptions): SimRoute[] {
   const { catalog } = model;
   const drift = options.drift;
+  const broken = options.inconsistent ?? [];
   const list = (key: string, records: () => Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
     paged((paging) => {
       const all = records();
@@ -42,6 +46,7 @@ export function createInfluencerRoutes(model: SimModel, options: InfluencerRoute
       withCampaign(model, id!, (index) => {
         const filter = viewFilter(req.query);
         const campaign = model.campaignDetail(id!, filter, model.figureDay(index, req.now));
+        breakCampaignDetail(campaign, broken);
         return { status: 200, body: drift ? driftCampaignBody(campaign) : { campaign } };
       }),
     ),
@@ -51,6 +56,7 @@ export function createInfluencerRoutes(model: SimModel, options: InfluencerRoute
           const filter = viewFilter(req.query);
           const day = model.figureDay(index, req.now);
           const posts = model.posts(id!, filter, day, (paging.page - 1) * paging.pageSize, paging.pageSize);
+          breakPosts(id!, posts, broken);
           return {
             posts: drift ? posts.map(driftPost) : posts,
             total: model.postIndexes(id!, filter).length,
@@ -62,6 +68,7 @@ export function createInfluencerRoutes(model: SimModel, options: InfluencerRoute
       withCampaign(model, id!, (index) =>
         paged((paging) => {
           const all = model.influencers(id!, viewFilter(req.query), model.figureDay(index, req.now));
+          breakInfluencers(id!, all, broken);
           const start = (paging.page - 1) * paging.pageSize;
           const items = all.slice(start, start + paging.pageSize);
           return { influencers: drift ? items.map(driftInfluencer) : items, total: all.length };

@@ -19,6 +19,7 @@ import { errorResponse } from './error-response.js';
 import { type Fault, type FaultOptions, NO_FAULTS, pickFault } from './faults.js';
 import { formatRetryAfter, type RetryAfterFormat } from './format-retry-after.js';
 import { createHookService, type HookService, type HookServiceOptions } from './hooks/hook-service.js';
+import type { Inconsistency } from './inconsistency.js';
 import { createInfluencerRoutes } from './influencer-routes.js';
 import { SimModel } from './model/sim-model.js';
 import { DEFAULT_SIZE, type SimSize } from './model/sim-size.js';
@@ -44,6 +45,8 @@ export interface SimulatorOptions {
   readonly faults: FaultOptions;
   /** Schema drift on every influencer response (see drift.ts). */
   readonly drift: boolean;
+  /** Campaigns whose figures break the API's own consistency rules (see inconsistency.ts). */
+  readonly inconsistent: readonly Inconsistency[];
   /** Start of the simulated clock (default: the real time). */
   readonly startTime?: Date;
   readonly tls: boolean;
@@ -96,6 +99,7 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
     keys: DEFAULT_KEYS,
     retryAfterFormat: 'iso',
     drift: false,
+    inconsistent: [],
     tls: false,
     hooks: {},
     ...rest,
@@ -106,7 +110,7 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
   const model = new SimModel(options.seed, options.size);
   const hooks = createHookService({ ...options.hooks, seed: options.seed, now: () => clock.now() });
   const routes: readonly SimRoute[] = [
-    ...createInfluencerRoutes(model, { drift: options.drift }),
+    ...createInfluencerRoutes(model, { drift: options.drift, inconsistent: options.inconsistent }),
     ...hooks.routes,
   ];
   const stats = new StatsCounter();

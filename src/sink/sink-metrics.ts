@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { DataCheckResult } from '../warehouse/types.js';
 
 /** Every way a request to a hook path can end; the label of sink_deliveries_total. */
 export const DELIVERY_OUTCOMES = [
@@ -25,6 +26,8 @@ export interface SinkGaugeSources {
   lastPublishSeconds(): number;
   /** The nightly syncs, from the state database's runs (any process's). */
   syncRuns(): { lastSuccessSeconds: number; failed: number; lastFailed: boolean };
+  /** The data checks of the latest checked sync run (state database; none before the first). */
+  dataChecks(): readonly DataCheckResult[];
 }
 
 /**
@@ -43,12 +46,15 @@ export class SinkMetrics {
   readonly #answerSeconds: Histogram;
   readonly #outcomes = new Map<DeliveryOutcome, number>();
   readonly #sources: SinkGaugeSources;
-  /** The runs table as read once for the scrape under way (see scrape()). */
-  #scrapeSyncRuns: ReturnType<SinkGaugeSources['syncRuns']> | undefined;
+  /** The state database as read once for the scrape under way (see scrape()). */
+  #scrapeState:
+    | { syncRuns: ReturnType<SinkGaugeSources['syncRuns']>; dataChecks: readonly DataCheckResult[] }
+    | undefined;
 
   constructor(sources: SinkGaugeSources) {
     this.#sources = sources;
-    const syncRuns = () => this.#scrapeSyncRuns ?? sources.syncRuns();
+    const syncRuns = () => this.#scrapeState?.syncRuns ?? sources.syncRuns();
+    const dataChecks = () => this.#scrapeState?.dataChecks ?? sources.dataChecks();
     const registers = [this.registry];
     // Process metrics, event-loop lag above all: a loader holding the loop delays acknowledgements.
     collectDefaultMetrics({ register: this.registry });
@@ -140,6 +146,28 @@ export class SinkMetrics {
       },
     });
     new Gauge({
+      name: 'cw_data_check_failing',
+      help: 'Disagreements each data check found in the latest sync run, per segment (0: passed or skipped).',
+      labelNames: ['check', 'segment'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of dataChecks()) this.set({ check: r.check, segment: r.segment }, r.failing);
+      },
+    });
+    new Gauge({
+      name: 'cw_data_check_failing_campaign',
+      help: '1 for each campaign a data check failed on in the latest sync run (the first 20 per check).',
+      labelNames: ['check', 'segment', 'campaign_id'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of dataChecks())
+          for (const campaign_id of r.campaigns)
+            this.set({ check: r.check, segment: r.segment, campaign_id }, 1);
+      },
+    });
+    new Gauge({
       name: 'sink_last_publish_timestamp_seconds',
       help: 'Unix time of the last successful publish (0 before the first).',
       registers,
@@ -150,15 +178,15 @@ export class SinkMetrics {
   }
 
   /**
-   * The Prometheus text of one scrape. The runs table is read once for the three cw_sync_*
-   * gauges (their collect() would otherwise each query it).
+   * The Prometheus text of one scrape. The state database is read once for the gauges that
+   * show it (three cw_sync_* and two cw_data_check_*; their collect() would otherwise each query it).
    */
   async scrape(): Promise<string> {
-    this.#scrapeSyncRuns = this.#sources.syncRuns();
+    this.#scrapeState = { syncRuns: this.#sources.syncRuns(), dataChecks: this.#sources.dataChecks() };
     try {
       return await this.registry.metrics();
     } finally {
-      this.#scrapeSyncRuns = undefined;
+      this.#scrapeState = undefined;
     }
   }
 

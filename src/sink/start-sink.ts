@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { loadDataCheckRecord } from '../state/data-check-record.js';
 import { INBOX_DB_FILE, type InboxDb, openInboxDb } from '../state/inbox-db.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
 import { listenFailure } from '../util/listen-failure.js';
@@ -100,6 +101,7 @@ export async function startSink(
     publishLagSeconds: () => progress.publishLagSeconds(),
     lastPublishSeconds: () => progress.lastPublishSeconds(),
     syncRuns: () => syncRuns(state),
+    dataChecks: () => loadDataCheckRecord(state)?.results ?? [],
   });
   const writer = new InboxWriter(join(o.dataDir, INBOX_DB_FILE), {
     busyTimeoutMs: o.inboxBusyTimeoutMs,

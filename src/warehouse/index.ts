@@ -6,5 +6,16 @@ export { publishRunRecord } from './publish-run-record.js';
 export { publishStream } from './publish-stream.js';
 export { publishSync } from './publish-sync.js';
 export { type QueryResult, queryReadOnly, type ReadQuery, withReadOnly } from './query-read-only.js';
-export type { PublishResult, PublishSyncInput, StagingWriter, StreamBatch, SyncRunRecord } from './types.js';
+export { listDataChecks, runDataChecks } from './run-data-checks.js';
+export type {
+  DataCheckInput,
+  DataCheckOutcome,
+  DataCheckResult,
+  DriftObservation,
+  PublishResult,
+  PublishSyncInput,
+  StagingWriter,
+  StreamBatch,
+  SyncRunRecord,
+} from './types.js';
 export { publishedPath, stagingPath } from './warehouse-paths.js';

@@ -17,6 +17,9 @@ export const FACT_KEYS: Record<FactTable, readonly string[]> = {
   influencer_profiles: ['snapshot_date', 'influencer_id'],
   influencer_network_profiles: ['snapshot_date', 'influencer_id', 'network'],
   influencer_tag_assignments: ['snapshot_date', 'campaign_id', 'influencer_id', 'tag_id'],
+  check_results: ['snapshot_date', 'segment', 'check_name'],
+  check_failures: ['snapshot_date', 'segment', 'check_name', 'campaign_id', 'entity_id'],
+  drift_observations: ['snapshot_date', 'segment', 'level', 'kind', 'name'],
 };
 
 /** Facts without `segment`: fetched from the unfiltered view only ('all'). */

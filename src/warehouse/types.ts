@@ -57,3 +57,40 @@ export interface StreamBatch {
   readonly deliveries: Row[]; // stream_deliveries rows
   readonly hooks: Row[]; // hooks rows (latest state of each hook, no secrets)
 }
+
+/** What the data checks (sql/checks/) read: a closed staging file and the run's segments. */
+export interface DataCheckInput {
+  readonly stagingPath: string;
+  readonly snapshotDate: string;
+  readonly runId: string;
+  /** `sources`: the segment's network filter (the campaign detail may ignore it). */
+  readonly segments: readonly { readonly name: string; readonly sources?: readonly string[] }[];
+}
+
+/** One check on one segment of a run. */
+export interface DataCheckResult {
+  readonly segment: string;
+  readonly check: string;
+  /** 'skipped': nothing comparable (e.g. every figure NULL). */
+  readonly status: 'passed' | 'failed' | 'skipped';
+  readonly checked: number;
+  readonly failing: number;
+  readonly failingCampaigns: number;
+  /** Failing campaign ids, sorted (reports list the first LISTED_CAMPAIGNS). */
+  readonly campaigns: readonly string[];
+}
+
+/** A field, stat or network the spec does not list, seen in a run. */
+export interface DriftObservation {
+  readonly segment: string;
+  readonly level: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly occurrences: number;
+}
+
+export interface DataCheckOutcome {
+  readonly results: readonly DataCheckResult[];
+  readonly drift: readonly DriftObservation[];
+  readonly durationMs: number;
+}

@@ -67,7 +67,7 @@ export async function rows(
   return result.rows.map((row) => Object.fromEntries(result.columns.map((c, i) => [c, row[i]])));
 }
 
-const RUN_DEPENDENT = new Set(['first_seen_at', 'last_seen_at']);
+const RUN_DEPENDENT = new Set(['first_seen_at', 'last_seen_at', 'run_id']);
 
 /** Per table: row count and an order-independent digest of every value that does not depend on the run. */
 export async function checksums(dataDir: string): Promise<Record<string, string>> {

@@ -119,6 +119,34 @@ export function sampleUnitRows(options: {
     })),
     influencer_sales: [{ ...base, influencer_id: 'i0', currency: 'EUR', amount: 320.5 }],
     influencer_stats: [{ ...base, influencer_id: 'i0', stat: 'likes', value: 180 }],
+    check_results: ['campaign_posts_counted', 'post_influencer_listed'].map((check_name, n) => ({
+      snapshot_date: snapshotDate,
+      segment,
+      run_id: 'r-sample',
+      check_name,
+      status: n ? 'passed' : 'failed',
+      checked: 2,
+      failing: 1 - n,
+    })),
+    check_failures: [
+      {
+        ...base,
+        check_name: 'campaign_posts_counted',
+        entity_id: null,
+        expected: postCount,
+        actual: postCount + 3,
+      },
+    ],
+    drift_observations: [
+      {
+        snapshot_date: snapshotDate,
+        segment,
+        level: 'post',
+        kind: 'stat',
+        name: 'clicks',
+        occurrences: postCount,
+      },
+    ],
     ...(all
       ? {
           influencer_profiles: [0, 1].map((n) => ({

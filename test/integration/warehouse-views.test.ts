@@ -135,3 +135,37 @@ describe('analyst views on a loaded warehouse', () => {
     expect(latest.map((r) => r.document_id)).toEqual(['d3', 'd2', 'd1']);
   });
 });
+
+describe('data check views', () => {
+  const data = removableTempDir('cw-warehouse-');
+  beforeAll(async () => {
+    await stageAndPublish(data.dir, '2026-11-19', ['all'], { campaigns: ['c1'] });
+    await stageAndPublish(data.dir, '2026-11-20', ['all'], { runId: 'r2', campaigns: ['c1'] });
+  });
+  afterAll(() => data.remove());
+
+  it('data_checks and data_check_failures show each snapshot, schema_drift when a name was first seen', async () => {
+    const checks = await view(data.dir, 'data_checks', 'snapshot_date, check_name');
+    expect(checks.map((c) => [c.snapshot_date, c.check_name, c.status, c.failing])).toEqual([
+      ['2026-11-19', 'campaign_posts_counted', 'failed', 1],
+      ['2026-11-19', 'post_influencer_listed', 'passed', 0],
+      ['2026-11-20', 'campaign_posts_counted', 'failed', 1],
+      ['2026-11-20', 'post_influencer_listed', 'passed', 0],
+    ]);
+    const failures = await view(data.dir, 'data_check_failures', 'snapshot_date');
+    expect(failures[0]).toEqual({
+      snapshot_date: '2026-11-19',
+      segment: 'all',
+      check_name: 'campaign_posts_counted',
+      campaign_id: 'c1',
+      entity_id: null,
+      expected: 4,
+      actual: 7,
+    });
+    const drift = await view(data.dir, 'schema_drift', 'snapshot_date');
+    expect(drift.map((d) => [d.snapshot_date, d.name, d.first_seen])).toEqual([
+      ['2026-11-19', 'clicks', '2026-11-19'],
+      ['2026-11-20', 'clicks', '2026-11-19'],
+    ]);
+  });
+});

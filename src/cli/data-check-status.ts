@@ -1,0 +1,73 @@
+/**
+ * What `status` says of the data checks: the latest run's failing checks and campaigns
+ * (from the state database, so a run `--strict` stopped is reported too) and the schema
+ * drift first seen in the latest published snapshot.
+ */
+import { describeFailures } from '../extract/check-before-publish.js';
+import { loadDataCheckRecord } from '../state/data-check-record.js';
+import type { StateDb } from '../state/state-db.js';
+import { queryReadOnly } from '../warehouse/query-read-only.js';
+import type { DataCheckResult } from '../warehouse/types.js';
+
+export interface DataCheckStatus {
+  readonly runId: string;
+  readonly snapshotDate: string;
+  readonly mode: 'warn' | 'strict';
+  readonly checkedAt: string;
+  /** Checks run, each once per segment. */
+  readonly ran: number;
+  readonly failed: readonly DataCheckResult[];
+  readonly error?: string;
+}
+
+export interface NewDrift {
+  readonly level: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly occurrences: number;
+}
+
+export function dataCheckStatus(state: StateDb): DataCheckStatus | null {
+  const record = loadDataCheckRecord(state);
+  if (!record) return null;
+  const { results, ...rest } = record;
+  return { ...rest, ran: results.length, failed: results.filter((r) => r.status === 'failed') };
+}
+
+/** Drift whose first_seen is `snapshotDate`; none when the warehouse predates the view. */
+export async function newDrift(dataDir: string, snapshotDate: string): Promise<NewDrift[]> {
+  const result = await queryReadOnly(
+    dataDir,
+    `select level, kind, name, occurrences from schema_drift
+      where snapshot_date = $1::date and first_seen = snapshot_date order by level, kind, name`,
+    [snapshotDate],
+  ).catch((error: unknown) => {
+    if (/schema_drift does not exist/i.test((error as Error).message)) return { rows: [] };
+    throw error;
+  });
+  return result.rows.map(([level, kind, name, occurrences]) => ({
+    level: String(level),
+    kind: String(kind),
+    name: String(name),
+    occurrences: Number(occurrences),
+  }));
+}
+
+export function formatDataCheckStatus(checks: DataCheckStatus | null, drift: readonly NewDrift[]): string[] {
+  const out: string[] = [];
+  if (checks) {
+    const head = `data checks (snapshot ${checks.snapshotDate}, run ${checks.runId}, ${checks.mode}):`;
+    out.push(
+      checks.error
+        ? `${head} ${checks.error}`
+        : checks.failed.length
+          ? `${head} ${checks.failed.length} of ${checks.ran} FAILED: ${describeFailures(checks.failed)}`
+          : `${head} ${checks.ran} ran, none failed`,
+    );
+  }
+  if (drift.length)
+    out.push(
+      `new schema drift: ${drift.map((d) => `${d.level} ${d.kind} ${d.name} (${d.occurrences})`).join(', ')}`,
+    );
+  return out;
+}

@@ -1,0 +1,151 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { packageRoot } from '../util/package-root.js';
+import { openWriter, STAGING_SETTINGS } from './open-database.js';
+import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from './types.js';
+
+/** A data check: sql/checks/<name>.sql selects one row per comparison (see _prepare.sql). */
+export interface DataCheckDefinition {
+  readonly name: string;
+  readonly sql: string;
+}
+
+const CHECKS_DIR = join(packageRoot(), 'sql', 'checks');
+const CHECK_TABLES = ['check_results', 'check_failures', 'drift_observations'] as const;
+/** What sql/checks/_drift.sql prepares, stored one at a time (see there). */
+const DRIFT_VIEWS = ['drift_fields', 'drift_stats', 'drift_networks'] as const;
+
+/** The checks of sql/checks in name order; files starting with `_` are their preparation. */
+export function listDataChecks(dir = CHECKS_DIR): DataCheckDefinition[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.sql') && !file.startsWith('_'))
+    .sort()
+    .map((file) => ({ name: basename(file, '.sql'), sql: sqlBody(join(dir, file)) }));
+}
+
+/**
+ * Runs every data check and the schema-drift scan on a closed staging file, and stages
+ * what they found in it (check_results, check_failures, drift_observations), replacing
+ * what an earlier attempt of the run staged: they then publish with the run's facts.
+ * Reads only staged rows (no API request). Each check's comparisons are made and counted
+ * in SQL; only the failing rows are kept.
+ */
+export async function runDataChecks(
+  input: DataCheckInput,
+  checks: readonly DataCheckDefinition[] = listDataChecks(),
+): Promise<DataCheckOutcome> {
+  const started = performance.now();
+  const db = await openWriter(input.stagingPath, STAGING_SETTINGS);
+  try {
+    const c = db.connection;
+    await c.run('begin transaction');
+    for (const table of CHECK_TABLES) await c.run(`delete from ${table}`);
+    await c.run('create or replace temp table check_segments (segment varchar, sources varchar)');
+    for (const segment of input.segments)
+      await c.run('insert into check_segments values ($1, $2)', [
+        segment.name,
+        segment.sources?.length ? segment.sources.join(',') : null,
+      ]);
+    await step('data checks: _prepare.sql', c.run(sqlBody(join(CHECKS_DIR, '_prepare.sql'))));
+    for (const check of checks) await runCheck(c, check, input);
+    await step('schema drift: _drift.sql', c.run(sqlBody(join(CHECKS_DIR, '_drift.sql'))));
+    for (const view of DRIFT_VIEWS)
+      await step(
+        `schema drift: ${view}`,
+        c.run(
+          `insert into drift_observations select $1::date, segment, level, kind, name, occurrences from ${view}`,
+          [input.snapshotDate],
+        ),
+      );
+    await c.run('commit');
+    const outcome = { results: await readResults(c), drift: await readDrift(c) };
+    await c.run('checkpoint');
+    return { ...outcome, durationMs: performance.now() - started };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * One check, in two passes over its comparisons, so neither keeps them all (a post-level
+ * check compares a million posts): the counts per segment, then the failing rows.
+ */
+async function runCheck(
+  c: DuckDBConnection,
+  check: DataCheckDefinition,
+  input: DataCheckInput,
+): Promise<void> {
+  // Every segment of the run gets a row, even one with nothing to compare (skipped).
+  await step(
+    `data check ${check.name}`,
+    c.run(
+      `insert into check_results
+       select $1::date, s.segment, $2, $3,
+              case when coalesce(r.failing, 0) > 0 then 'failed'
+                   when coalesce(r.checked, 0) = 0 then 'skipped' else 'passed' end,
+              coalesce(r.checked, 0), coalesce(r.failing, 0)
+         from check_segments as s
+         left join (select segment, count(ok) as checked, count(*) filter (where not ok) as failing
+                      from (${check.sql}) group by segment) as r on r.segment = s.segment`,
+      [input.snapshotDate, input.runId, check.name],
+    ),
+  );
+  await step(
+    `data check ${check.name}`,
+    c.run(
+      `insert into check_failures
+       select $1::date, segment, $2, campaign_id, entity_id, expected, actual from (${check.sql}) where not ok`,
+      [input.snapshotDate, check.name],
+    ),
+  );
+}
+
+/** Names the step of a failing statement (its error is DuckDB's, naming only the SQL). */
+async function step<T>(name: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new Error(`${name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+  }
+}
+
+async function readResults(c: DuckDBConnection): Promise<DataCheckResult[]> {
+  const reader = await c.runAndReadAll(
+    `select r.segment, r.check_name, r.status, r.checked, r.failing,
+            coalesce((select list(distinct f.campaign_id order by f.campaign_id) from check_failures as f
+                       where f.segment = r.segment and f.check_name = r.check_name), []) as campaigns
+       from check_results as r
+      order by r.check_name, r.segment`,
+  );
+  return reader.getRowObjectsJS().map((row) => {
+    const campaigns = (row.campaigns as string[]) ?? [];
+    return {
+      segment: String(row.segment),
+      check: String(row.check_name),
+      status: row.status as DataCheckResult['status'],
+      checked: Number(row.checked),
+      failing: Number(row.failing),
+      failingCampaigns: campaigns.length,
+      campaigns,
+    };
+  });
+}
+
+async function readDrift(c: DuckDBConnection): Promise<DriftObservation[]> {
+  const reader = await c.runAndReadAll(
+    'select segment, level, kind, name, occurrences from drift_observations order by level, kind, name, segment',
+  );
+  return reader.getRowObjectsJS().map((row) => ({
+    segment: String(row.segment),
+    level: String(row.level),
+    kind: String(row.kind),
+    name: String(row.name),
+    occurrences: Number(row.occurrences),
+  }));
+}
+
+/** A SQL file's statement(s), without the trailing semicolon (so it can be nested). */
+function sqlBody(path: string): string {
+  return readFileSync(path, 'utf8').trim().replace(/;\s*$/, '');
+}
