@@ -110,7 +110,7 @@ export class RateController {
     return this.curve !== undefined;
   }
 
-  /** The rate (requests/s) at `now`. */
+  /** The rate (requests/s) at `now`; reaching the ceiling again is reported as 'recovered'. */
   rate(now: number): number {
     const curve = this.curve;
     if (!curve) return this.ceiling;
@@ -146,7 +146,10 @@ export class RateController {
     band.n++;
     if (refused) band.refused++;
     // While a trial runs, it alone weighs the replies.
-    if (curve && this.trial) return this.weighTrial(refused, curve, rate, now) && false;
+    if (curve && this.trial) {
+      this.weighTrial(refused, curve, rate, now);
+      return false;
+    }
     if (!refused) return false;
     if (curve && band === this.above) return this.probe(curve, rate, now);
     const n = this.window.length;
@@ -181,17 +184,17 @@ export class RateController {
     return true;
   }
 
-  /** Weighs a reply in the running trial; true when it ended it as overload (rate restored). */
-  private weighTrial(refused: boolean, curve: Curve, rate: number, now: number): boolean {
+  /** Weighs a reply in the running trial: a verdict starts the climb, or restores the rate. */
+  private weighTrial(refused: boolean, curve: Curve, rate: number, now: number): void {
     const trial = this.trial!;
     const limitShare = this.background + (1 - this.background) * Math.max(0, 1 - curve.estimate / rate);
     const verdict = trial.test.add(refused, limitShare);
-    if (verdict === undefined) return false;
+    if (verdict === undefined) return;
     this.trial = undefined;
     if (verdict === 'limit') {
       this.confirmations++;
       this.curve = { ...curve, at: now, c: curve.c / SLOWER };
-      return false;
+      return;
     }
     const { n, refused: k } = trial.test;
     this.background = Math.min(MAX_BACKGROUND, Math.max(this.background, k / n));
@@ -201,7 +204,6 @@ export class RateController {
       now,
       `429s did not follow the rate (${k} of ${n} at ${fmt(rate)}/s): overload, rate restored`,
     );
-    return true;
   }
 
   /**
@@ -222,6 +224,8 @@ export class RateController {
   }
 
   private recovered(now: number): void {
+    // The limit went away: the next one is a new one, climbed from as fast as the first.
+    this.confirmations = 0;
     this.curve = undefined;
     this.trial = undefined;
     this.reset(now);

@@ -3,8 +3,8 @@
  * transient failures (500/502/503/504, connection errors and resets, timeouts, truncated
  * bodies, invalid JSON) with exponential backoff and full jitter, 429s that pause every
  * request until their Retry-After (the throttle tells overload from rate-limit 429s), and
- * 4xx mapped to one-line FatalApiErrors. The API key
- * goes in the `apikey` header and nowhere else (never in a message, event or reason).
+ * 4xx mapped to one-line FatalApiErrors. The API key goes in the `apikey` header and
+ * nowhere else (never in a message, event or reason).
  */
 import type { Agent } from 'undici';
 import { request } from 'undici';

@@ -5,10 +5,10 @@
  * - Our own rate (`rps`, the current throttle rate). Its burst lets a start that a busy
  *   machine woke late be made up for by the next one, so late timers do not cost rate.
  * - The server's bucket as far as we know it: its announced rate (RateLimit-Limit) or else
- *   our own, and its burst as learned (RateLimit-Remaining + 1), keeping
- *   JITTER_ALLOWANCE_MS in hand so requests bunched by the network still find a token.
- *   With nothing known, burst 1: starts exactly one interval apart, which a strict burst-1
- *   bucket just above `rps` accepts.
+ *   our own, and its burst as learned (RateLimit-Remaining + 1), keeping one token (or,
+ *   with burst 1, JITTER_ALLOWANCE_MS) in hand so requests bunched on the way still find
+ *   a token. With nothing known, burst 1: starts exactly one interval apart, which a
+ *   strict burst-1 bucket just above `rps` accepts.
  *
  * Pure: the caller passes the time; it sleeps until `earliest()`.
  */
@@ -69,13 +69,14 @@ function ownBucket(l: PacerLimits): [number, number] {
 }
 
 /**
- * The server's bucket, less JITTER_ALLOWANCE_MS. With burst 1 the gap between starts may
- * shrink from our interval towards the server's only as far as that allowance leaves room:
- * with nothing known it stays exactly our interval.
+ * The server's bucket, less one token (with a burst) or JITTER_ALLOWANCE_MS (burst 1, where
+ * the gap between starts may shrink from our interval towards the server's only as far as
+ * that allowance leaves room: with nothing known it stays exactly our interval).
  */
 function serverBucket(l: PacerLimits): [number, number] {
   const interval = 1000 / (l.serverRps ?? l.rps);
-  if (l.burst > 1) return [interval, Math.max(0, (l.burst - 1) * interval - JITTER_ALLOWANCE_MS)];
+  // With a burst, one token stays in hand: a loaded machine bunches requests by more than 5 ms.
+  if (l.burst > 1) return [interval, Math.max(0, (l.burst - 2) * interval)];
   const room = 1000 / l.rps - interval;
   return [interval, -Math.min(JITTER_ALLOWANCE_MS, Math.max(0, room))];
 }
