@@ -14,9 +14,9 @@
  *   below it (PROBE_ALPHA): the 429s follow the rate.
  *
  * On evidence the server's rate is estimated (accept-rate.ts) and the rate drops to just
- * below it (at most divided by MAX_CUT at once), then climbs back along a cubic curve of time as
- * in CUBIC and the AWS SDKs' adaptive mode: back to the estimate within seconds, flat
- * around it, then faster towards the ceiling, so a limit that went away is left in
+ * below it (at most divided by MAX_CUT at once), then climbs back along a cubic curve of
+ * time as in CUBIC and the AWS SDKs' adaptive mode: back to the estimate within seconds,
+ * flat around it, then faster towards the ceiling, so a limit that went away is left in
  * seconds. A decrease on 429s that said nothing is a trial (overload-trial.ts), holding
  * the lowered rate: if the 429s keep coming as often as before, they were overload, and
  * the rate is restored at once; if they became as rare as the estimate predicts, the
@@ -69,7 +69,7 @@ interface Curve {
   readonly at: number;
   /** The server's rate as estimated: 429s above it are weighed against those below it. */
   readonly estimate: number;
-  /** Where the climb flattens: the estimate, or half the old rate when that is higher. */
+  /** Where the climb flattens: the estimate, or the old rate / MAX_CUT when that is higher. */
   readonly plateau: number;
   readonly k: number;
   readonly c: number;
@@ -180,7 +180,15 @@ export class RateController {
     if (curve.k > 0) this.confirmations++;
     const why = `429s follow the rate (${this.above.refused} of ${this.above.n} above ${fmt(curve.estimate)}/s, ${this.below.refused} of ${this.below.n} below)`;
     const share = this.above.refused / this.above.n;
-    this.decide(now, rate, curve.estimate, why, share);
+    // 429s below the estimate too: it was too high, and the replies since tell better.
+    const measured = this.below.refused > 0 ? acceptRate(this.window) : undefined;
+    this.decide(
+      now,
+      rate,
+      Math.min(curve.estimate, typeof measured === 'number' ? measured : rate),
+      why,
+      share,
+    );
     return true;
   }
 
@@ -229,7 +237,7 @@ export class RateController {
     this.curve = undefined;
     this.trial = undefined;
     this.reset(now);
-    this.change(now, 'recovered');
+    this.change(now, `recovered: back at ${fmt(this.ceiling)}/s`);
   }
 
   private reset(now: number): void {

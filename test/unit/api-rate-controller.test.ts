@@ -94,7 +94,7 @@ describe('RateController', () => {
       controller.replied('ok', t - 20, t);
     }
     expect(t - lowered).toBeLessThanOrEqual(10_000);
-    expect(changes.at(-1)).toBe('recovered');
+    expect(changes.at(-1)).toBe('recovered: back at 50/s');
   });
 
   it('takes a 429 with RateLimit-Remaining 0 as the server saying the rate is too high', () => {
