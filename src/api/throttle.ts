@@ -12,7 +12,7 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import { RateController } from './rate-controller.js';
-import { StartPacer } from './start-pacer.js';
+import { type PacerLimits, StartPacer } from './start-pacer.js';
 
 export interface ThrottleClock {
   /** Milliseconds on a monotonic clock. */
@@ -47,6 +47,7 @@ export class Throttle {
   private learnedBurst = 1;
   /** Lowered by 429s with RateLimit-Remaining 0: what RateLimit-Remaining may teach from then on. */
   private burstCap = Number.POSITIVE_INFINITY;
+  private burstLoweredAt = Number.NEGATIVE_INFINITY;
   private serverRps: number | undefined;
   private turn: Promise<unknown> = Promise.resolve();
   private why = 'configured';
@@ -75,18 +76,7 @@ export class Throttle {
   }
 
   get state(): ThrottleState {
-    const now = this.clock.now();
-    return {
-      rps: this.controller.rate(now),
-      reason: this.why,
-      burst: this.burst,
-      ...(this.serverRps === undefined ? {} : { serverRps: this.serverRps }),
-    };
-  }
-
-  /** The throttle's clock (ms), for `sentAt`. */
-  now(): number {
-    return this.clock.now();
+    return { ...this.limits(this.clock.now()), reason: this.why };
   }
 
   /** Holds every start for `ms` (a Retry-After, or RateLimit-Remaining 0 until Reset). */
@@ -124,11 +114,22 @@ export class Throttle {
       return evidence || this.controller.lowered ? 'rate-limit' : 'overload';
     }
     if (remaining > 0) return 'overload';
+    // The requests sent before the burst was lowered answer 429 together: once is enough.
+    if (sentAt < this.burstLoweredAt) return 'rate-limit';
     if (this.burst > 1) {
+      this.burstLoweredAt = now;
       this.burstCap = Math.max(1, Math.floor(this.burst / 2));
       this.report(`a 429 with RateLimit-Remaining 0: burst lowered to ${this.burst}`);
     } else this.controller.limited(sentAt, now);
     return 'rate-limit';
+  }
+
+  private limits(now: number): PacerLimits {
+    return {
+      rps: this.controller.rate(now),
+      burst: this.burst,
+      ...(this.serverRps === undefined ? {} : { serverRps: this.serverRps }),
+    };
   }
 
   private get burst(): number {
@@ -154,14 +155,7 @@ export class Throttle {
         await this.clock.sleep(this.pausedUntil - now);
         continue;
       }
-      this.pacer.update(
-        {
-          rps: this.controller.rate(now),
-          burst: this.burst,
-          ...(this.serverRps === undefined ? {} : { serverRps: this.serverRps }),
-        },
-        now,
-      );
+      this.pacer.update(this.limits(now), now);
       const at = this.pacer.earliest();
       if (at > now) {
         await this.clock.sleep(at - now);

@@ -104,6 +104,9 @@ describe('Throttle', () => {
     expect(throttle.state.burst).toBe(8);
     expect(throttle.refused(0, clock.now())).toBe('rate-limit');
     expect(throttle.state).toMatchObject({ rps: 10, burst: 4 });
+    // A request sent before that answers 429 too: the same burst, not halved again.
+    throttle.refused(0, clock.now() - 1);
+    expect(throttle.state.burst).toBe(4);
     throttle.observe(undefined, 7); // the halved burst is not learned back
     expect(throttle.state.burst).toBe(4);
     for (const burst of [2, 1]) {
