@@ -83,6 +83,9 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> 
 export interface SyncRunSummary {
   requests: number;
   throttled: number;
+  /** Pauses asked by 429s and RateLimit headers, ms: overload apart from rate limit. */
+  overloadWaitMs: number;
+  rateLimitWaitMs: number;
   durationMs: number;
   rowsByTable: Record<string, number>;
 }

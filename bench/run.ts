@@ -13,7 +13,8 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     load: async () => (await import('./load.js')).runLoadBench,
   },
   sync: {
-    describe: 'a full sync against a rate-limited simulator: wall time vs the floor, 429 share, peak RSS',
+    describe:
+      'full syncs against the simulator (plain limit, overload 429s, an unannounced limit at half the rate, a strict burst-1 bucket): wall time vs the floor, 429 share, peak RSS',
     load: async () => (await import('./sync.js')).runSyncBench,
   },
   memory: {

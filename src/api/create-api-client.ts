@@ -41,14 +41,30 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // The extra CA is trusted in addition to the default roots, not instead of them.
     ...(options.ca ? { connect: { ca: [...rootCertificates, options.ca.toString()] } } : {}),
   });
-  const stats: ApiStats = { requests: 0, retries: 0, throttled: 0, throttleWaitMs: 0 };
+  const throttle = new Throttle(options.rps, options.concurrency, (rps, reason) =>
+    emit({ type: 'rate', rps, reason }),
+  );
+  const stats: ApiStats = {
+    requests: 0,
+    retries: 0,
+    throttled: 0,
+    overloaded: 0,
+    rateLimited: 0,
+    throttleWaitMs: 0,
+    overloadWaitMs: 0,
+    rateLimitWaitMs: 0,
+    get rateRps() {
+      return throttle.state.rps;
+    },
+    get rateReason() {
+      return throttle.state.reason;
+    },
+  };
   const ctx: SendContext = {
     prefix: `${base.origin}${base.pathname.replace(/\/+$/, '')}`,
     apiKey: options.apiKey,
     dispatcher,
-    throttle: new Throttle(options.rps, options.concurrency, (rps, reason) =>
-      emit({ type: 'rate', rps, reason }),
-    ),
+    throttle,
     stats,
     emit,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,

@@ -2,6 +2,8 @@
 export interface RateLimitAdvice {
   /** RateLimit-Limit: the server's rate (requests per second), when announced. */
   readonly limitRps?: number;
+  /** RateLimit-Remaining, when sent: requests the server's bucket holds now. */
+  readonly remaining?: number;
   /** How long every request should pause, when RateLimit-Remaining is 0; else undefined. */
   readonly waitMs?: number;
 }
@@ -16,10 +18,13 @@ export interface RateLimitAdvice {
 export function rateLimitWait(header: (name: string) => string | undefined, now: number): RateLimitAdvice {
   const limit = Number(header('ratelimit-limit'));
   const limitRps = Number.isFinite(limit) && limit > 0 ? limit : undefined;
-  if (header('ratelimit-remaining')?.trim() !== '0') return limitRps ? { limitRps } : {};
+  const remainingText = header('ratelimit-remaining')?.trim();
+  const remaining = remainingText && /^\d+$/.test(remainingText) ? Number(remainingText) : undefined;
+  const known = { ...(limitRps ? { limitRps } : {}), ...(remaining === undefined ? {} : { remaining }) };
+  if (remaining !== 0) return known;
   const reset = Number(header('ratelimit-reset'));
   let waitMs = Number.isFinite(reset) ? (reset > 1e9 ? reset * 1000 - now : reset * 1000) : undefined;
   if (limitRps !== undefined) waitMs = Math.min(waitMs ?? Number.POSITIVE_INFINITY, 1000 / limitRps);
-  if (waitMs === undefined || !(waitMs > 0)) return limitRps ? { limitRps } : {};
-  return { ...(limitRps ? { limitRps } : {}), waitMs };
+  if (waitMs === undefined || !(waitMs > 0)) return known;
+  return { ...known, waitMs };
 }

@@ -2,8 +2,9 @@
  * One API call with the client's policy: through the shared throttle, bounded retries of
  * transient failures (500/502/503/504, connection errors and resets, timeouts, truncated
  * bodies, invalid JSON) with exponential backoff and full jitter, 429s that pause every
- * request until their Retry-After, and 4xx mapped to one-line FatalApiErrors. The API key
- * goes in the `apikey` header and nowhere else (never in a message, event or reason).
+ * request until their Retry-After (the throttle tells overload from rate-limit 429s), and
+ * 4xx mapped to one-line FatalApiErrors. The API key goes in the `apikey` header and
+ * nowhere else (never in a message, event or reason).
  */
 import type { Agent } from 'undici';
 import { request } from 'undici';
@@ -21,7 +22,7 @@ import {
 } from './errors.js';
 import { parseRetryAfter } from './parse-retry-after.js';
 import { rateLimitWait } from './rate-limit-wait.js';
-import type { Throttle } from './throttle.js';
+import type { RefusalKind, Throttle } from './throttle.js';
 import type { ApiEvent, ApiStats } from './types.js';
 
 /** 429s tolerated for one request before giving up: they pause the run, they are not failures. */
@@ -71,10 +72,11 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
     let requestId: string | undefined;
     let status: number | undefined;
     let reason: string;
-    let started = Date.now();
+    let sentAt = 0;
     try {
-      const reply = await ctx.throttle.run(async () => {
-        started = Date.now();
+      const reply = await ctx.throttle.run(async (startedAt) => {
+        sentAt = startedAt;
+        const started = Date.now();
         const res = await request(url, {
           dispatcher: ctx.dispatcher,
           method: c.method,
@@ -100,9 +102,15 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
         });
         return { status: res.statusCode, headers: res.headers, json: parseBody(text, res.statusCode) };
       });
-      adaptToRateLimit(ctx, reply);
+      const remaining = adaptToRateLimit(ctx, reply);
       if (reply.status === 429) {
         ctx.stats.throttled++;
+        const asked = parseRetryAfter(headerOf(reply, 'retry-after'), Date.now());
+        const capped = asked !== undefined && asked > ctx.maxRetryAfterMs;
+        const wait = Math.min(asked ?? backoffDelay(throttled + 1, ctx.retryBaseMs), ctx.maxRetryAfterMs);
+        const kind = ctx.throttle.refused(remaining, sentAt, wait);
+        if (kind === 'overload') ctx.stats.overloaded++;
+        else ctx.stats.rateLimited++;
         if (++throttled > MAX_THROTTLED_ATTEMPTS) {
           throw new RetriableApiError(
             `giving up after ${throttled} rate-limited attempts ${where(endpoint, requestId)}: ${statusLine(429)}`,
@@ -111,19 +119,21 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
             requestId,
           );
         }
-        const asked = parseRetryAfter(headerOf(reply, 'retry-after'), Date.now());
-        const capped = asked !== undefined && asked > ctx.maxRetryAfterMs;
-        const wait = Math.min(asked ?? backoffDelay(throttled, ctx.retryBaseMs), ctx.maxRetryAfterMs);
-        ctx.stats.throttleWaitMs += wait;
-        ctx.throttle.pauseFor(wait, true, started);
-        ctx.emit({ type: 'throttled', endpoint, waitMs: wait, capped, ...(requestId ? { requestId } : {}) });
+        addWait(ctx.stats, kind, wait);
+        ctx.throttle.pauseFor(wait);
+        ctx.emit({
+          type: 'throttled',
+          endpoint,
+          waitMs: wait,
+          capped,
+          kind,
+          ...(requestId ? { requestId } : {}),
+        });
         continue;
       }
+      ctx.throttle.accepted(sentAt);
       if (reply.status >= 200 && reply.status < 300) {
-        if (reply.json !== INVALID_JSON) {
-          ctx.throttle.succeeded();
-          return reply;
-        }
+        if (reply.json !== INVALID_JSON) return reply;
         reason = `${statusLine(reply.status)} with a body that is not valid JSON`;
       } else if (RETRIABLE_STATUS.has(reply.status)) {
         reason = statusLine(reply.status);
@@ -199,12 +209,23 @@ function parseBody(text: string, status: number): unknown {
   }
 }
 
-/** RateLimit-Limit caps the rate for good; Remaining 0 pauses every request (see rateLimitWait). */
-function adaptToRateLimit(ctx: SendContext, reply: Reply): void {
+/**
+ * RateLimit-Limit caps the rate for good, Remaining teaches the burst; Remaining 0 on an
+ * answer pauses every request (see rateLimitWait). Returns RateLimit-Remaining.
+ */
+function adaptToRateLimit(ctx: SendContext, reply: Reply): number | undefined {
   const advice = rateLimitWait((name) => headerOf(reply, name), Date.now());
-  if (advice.limitRps !== undefined) ctx.throttle.capRate(advice.limitRps);
-  if (reply.status === 429 || advice.waitMs === undefined) return;
-  const wait = Math.min(advice.waitMs, ctx.maxRetryAfterMs);
-  ctx.stats.throttleWaitMs += wait;
-  ctx.throttle.pauseFor(wait, false);
+  ctx.throttle.observe(advice.limitRps, advice.remaining);
+  if (reply.status !== 429 && advice.waitMs !== undefined) {
+    const wait = Math.min(advice.waitMs, ctx.maxRetryAfterMs);
+    addWait(ctx.stats, 'rate-limit', wait);
+    ctx.throttle.pauseFor(wait);
+  }
+  return advice.remaining;
+}
+
+function addWait(stats: ApiStats, kind: RefusalKind, ms: number): void {
+  stats.throttleWaitMs += ms;
+  if (kind === 'overload') stats.overloadWaitMs += ms;
+  else stats.rateLimitWaitMs += ms;
 }

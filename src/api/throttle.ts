@@ -1,112 +1,168 @@
 /**
  * The request throttle shared by every request of a client: at most `concurrency` in
- * flight (p-limit) and requests spaced evenly at `rps` (no bursts above the rate, so a
- * server limiting at the same rate sees almost no 429s). A 429 pauses every request until
- * its Retry-After and halves the rate; the rate recovers by 10% every RECOVER_AFTER
- * successes, never above the configured `rps`. RateLimit-Remaining: 0 pauses until
- * RateLimit-Reset.
+ * flight (p-limit), starts paced by start-pacer.ts at the rate of rate-controller.ts, and
+ * pauses (a 429's Retry-After, RateLimit-Remaining 0) that hold every start.
+ *
+ * What the server says is used as it comes: RateLimit-Limit caps the rate, the highest
+ * RateLimit-Remaining + 1 is its burst (at most one second of requests), and a 429 with
+ * RateLimit-Remaining 0 first halves that burst, then lowers the rate. A 429 with
+ * RateLimit-Remaining above 0 is overload (the limit was not reached). A 429 that says
+ * nothing is weighed by the RateController: it lowers the rate only when the 429s are
+ * evidence that the rate is too high.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
+import { RateController } from './rate-controller.js';
+import { type PacerLimits, StartPacer } from './start-pacer.js';
 
-/** Successes at the lowered rate before it is raised again. */
-export const RECOVER_AFTER = 50;
-/** Never slower than one request every 10 s, however many 429s arrive. */
-const MIN_RPS = 0.1;
+export interface ThrottleClock {
+  /** Milliseconds on a monotonic clock. */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const systemClock: ThrottleClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** What the throttle does now and why (progress display, logs, tests). */
+export interface ThrottleState {
+  /** Requests per second it paces at. */
+  readonly rps: number;
+  readonly reason: string;
+  /** Starts it may make back to back (the server's announced or learned burst). */
+  readonly burst: number;
+  /** RateLimit-Limit, when the server announces one. */
+  readonly serverRps?: number;
+}
+
+/** Why a 429 paused the run: the server was overloaded, or our rate was too high. */
+export type RefusalKind = 'overload' | 'rate-limit';
 
 export class Throttle {
   private readonly limit: LimitFunction;
-  private nextSlot = 0;
-  /** When the last request started (Date.now()): starts are never closer than one interval. */
-  private lastStart = Number.NEGATIVE_INFINITY;
-  private pausedUntil = 0;
-  private successes = 0;
-  /** When the rate was last halved (see pauseFor). */
-  private loweredAt = Number.NEGATIVE_INFINITY;
-  currentRps: number;
-  /** The configured rate, lowered to the server's RateLimit-Limit when one is announced. */
-  private ceiling: number;
+  private readonly controller: RateController;
+  private readonly pacer: StartPacer;
+  private pausedUntil = Number.NEGATIVE_INFINITY;
+  private learnedBurst = 1;
+  /** Lowered by 429s with RateLimit-Remaining 0: what RateLimit-Remaining may teach from then on. */
+  private burstCap = Number.POSITIVE_INFINITY;
+  private burstLoweredAt = Number.NEGATIVE_INFINITY;
+  private serverRps: number | undefined;
+  private turn: Promise<unknown> = Promise.resolve();
+  private why = 'configured';
 
   constructor(
     readonly rps: number,
     concurrency: number,
     private readonly onRate?: (rps: number, reason: string) => void,
+    private readonly clock: ThrottleClock = systemClock,
   ) {
     this.limit = pLimit(concurrency);
-    this.currentRps = rps;
-    this.ceiling = rps;
+    this.controller = new RateController(rps, (change) => {
+      this.why = change.reason;
+      this.onRate?.(change.rps, change.reason);
+    });
+    this.pacer = new StartPacer({ rps, burst: 1 }, clock.now());
   }
 
-  /** Runs `work` in a concurrency slot once the rate allows. */
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return this.limit(async () => {
-      await this.acquire();
-      return work();
-    });
+  /** Runs `work` in a concurrency slot once the rate allows; it gets its start time (clock ms). */
+  run<T>(work: (sentAt: number) => Promise<T>): Promise<T> {
+    return this.limit(async () => work(await this.acquire()));
   }
 
   get activeCount(): number {
     return this.limit.activeCount;
   }
 
+  get state(): ThrottleState {
+    return { ...this.limits(this.clock.now()), reason: this.why };
+  }
+
+  /** Holds every start for `ms` (a Retry-After, or RateLimit-Remaining 0 until Reset). */
+  pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
+  }
+
+  /** The RateLimit-* headers of any reply: Limit caps the rate, Remaining teaches the burst. */
+  observe(limitRps: number | undefined, remaining: number | undefined): void {
+    const now = this.clock.now();
+    if (limitRps !== undefined && limitRps !== this.serverRps) {
+      this.serverRps = limitRps;
+      this.controller.cap(limitRps, now);
+    }
+    if (remaining !== undefined && remaining + 1 > this.learnedBurst) {
+      const before = this.burst;
+      this.learnedBurst = remaining + 1;
+      if (this.burst > before) this.report(`the server's burst is at least ${this.burst}`);
+    }
+  }
+
+  /** A reply other than a 429 to a request started at `sentAt`. */
+  accepted(sentAt: number): void {
+    this.controller.replied('ok', sentAt, this.clock.now());
+  }
+
   /**
-   * Pauses every request for `ms` (a 429's Retry-After, or RateLimit-Remaining 0) and, for a
-   * 429, halves the rate. `sentAt` is when the 429'd request was sent: the concurrent requests
-   * sent before the last halving answer 429 together, and halve the rate only once.
+   * A 429 to a request started at `sentAt`, with the RateLimit-Remaining it carried and
+   * the pause it asked for (ms).
    */
-  pauseFor(ms: number, lowerRate: boolean, sentAt: number = Date.now()): void {
-    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms);
-    if (lowerRate && sentAt >= this.loweredAt) {
-      this.loweredAt = Date.now();
-      this.successes = 0;
-      const lowered = Math.max(MIN_RPS, this.currentRps / 2);
-      if (lowered !== this.currentRps) {
-        this.currentRps = lowered;
-        this.onRate?.(lowered, '429 received');
-      }
+  refused(remaining: number | undefined, sentAt: number, waitMs?: number): RefusalKind {
+    const now = this.clock.now();
+    if (remaining === undefined) {
+      const evidence = this.controller.replied('unexplained', sentAt, now, waitMs);
+      return evidence || this.controller.lowered ? 'rate-limit' : 'overload';
     }
+    if (remaining > 0) return 'overload';
+    // The requests sent before the burst was lowered answer 429 together: once is enough.
+    if (sentAt < this.burstLoweredAt) return 'rate-limit';
+    if (this.burst > 1) {
+      this.burstLoweredAt = now;
+      this.burstCap = Math.max(1, Math.floor(this.burst / 2));
+      this.report(`a 429 with RateLimit-Remaining 0: burst lowered to ${this.burst}`);
+    } else this.controller.limited(sentAt, now);
+    return 'rate-limit';
   }
 
-  /** A server-announced ceiling (RateLimit-Limit): the rate never goes above it from now on. */
-  capRate(rps: number): void {
-    if (rps >= this.ceiling) return;
-    this.ceiling = rps;
-    if (this.currentRps > rps) {
-      this.currentRps = rps;
-      this.onRate?.(rps, 'RateLimit-Limit');
-    }
+  private limits(now: number): PacerLimits {
+    return {
+      rps: this.controller.rate(now),
+      burst: this.burst,
+      ...(this.serverRps === undefined ? {} : { serverRps: this.serverRps }),
+    };
   }
 
-  succeeded(): void {
-    if (this.currentRps >= this.ceiling || ++this.successes < RECOVER_AFTER) return;
-    this.successes = 0;
-    this.currentRps = Math.min(this.ceiling, this.currentRps * 1.1);
-    this.onRate?.(this.currentRps, 'recovering');
+  private get burst(): number {
+    return Math.max(1, Math.min(this.learnedBurst, this.burstCap, Math.ceil(this.controller.configured)));
   }
 
-  /** How long until one interval has passed since the last start (<= 0: now). */
-  private untilSpaced(): number {
-    return this.lastStart + 1000 / this.currentRps - Date.now();
+  private report(why: string): void {
+    this.why = why;
+    this.onRate?.(this.controller.rate(this.clock.now()), why);
   }
 
-  private async acquire(): Promise<void> {
+  /** Waits for this request's turn, then for a start the pacer allows; returns the start time. */
+  private acquire(): Promise<number> {
+    const mine = this.turn.then(() => this.waitForStart());
+    this.turn = mine.catch(() => {});
+    return mine;
+  }
+
+  private async waitForStart(): Promise<number> {
     for (;;) {
-      const now = Date.now();
+      const now = this.clock.now();
       if (this.pausedUntil > now) {
-        await sleep(this.pausedUntil - now);
+        await this.clock.sleep(this.pausedUntil - now);
         continue;
       }
-      const slot = Math.max(now, this.nextSlot);
-      this.nextSlot = slot + 1000 / this.currentRps;
-      if (slot > now) await sleep(slot - now);
-      // A timer that fired late must not bring the next start within one interval of it: a
-      // server with a burst of 1 would answer 429. The lateness shifts the later starts.
-      for (let wait = this.untilSpaced(); wait > 0; wait = this.untilSpaced()) await sleep(wait);
-      if (this.pausedUntil <= Date.now()) {
-        this.lastStart = Date.now();
-        return;
+      this.pacer.update(this.limits(now), now);
+      const at = this.pacer.earliest();
+      if (at > now) {
+        await this.clock.sleep(at - now);
+        continue;
       }
+      this.pacer.take(now);
+      return now;
     }
   }
 }

@@ -29,7 +29,16 @@ export interface Hook {
 export type ApiEvent =
   | { type: 'request'; method: string; endpoint: string; status: number; requestId?: string; ms: number }
   | { type: 'retry'; endpoint: string; attempt: number; delayMs: number; reason: string; requestId?: string }
-  | { type: 'throttled'; endpoint: string; waitMs: number; capped: boolean; requestId?: string }
+  | {
+      type: 'throttled';
+      endpoint: string;
+      waitMs: number;
+      capped: boolean;
+      /** overload: the server was busy; rate-limit: the client's rate was too high (see throttle.ts). */
+      kind: 'overload' | 'rate-limit';
+      requestId?: string;
+    }
+  /** The throttle changed its rate (requests/s) or burst, and why. */
   | { type: 'rate'; rps: number; reason: string };
 
 export interface ApiStats {
@@ -37,8 +46,19 @@ export interface ApiStats {
   retries: number;
   /** 429 responses received. */
   throttled: number;
-  /** Total time requests spent paused by 429 / rate-limit headers. */
+  /** 429s of an overloaded server (not about our rate). */
+  overloaded: number;
+  /** 429s saying our rate was too high (RateLimit-Remaining 0, or taken as evidence of it). */
+  rateLimited: number;
+  /** Total time requests spent paused by 429 / rate-limit headers (the two below). */
   throttleWaitMs: number;
+  /** Pauses asked by overload 429s. */
+  overloadWaitMs: number;
+  /** Pauses asked by rate-limit 429s and RateLimit-Remaining 0. */
+  rateLimitWaitMs: number;
+  /** The throttle's rate now (requests/s) and why it is that. */
+  readonly rateRps: number;
+  readonly rateReason: string;
 }
 
 export interface ApiClientOptions {

@@ -67,6 +67,7 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
       logger,
       now: () => sim.clock.now(),
       onProgress: (p) => progress.update(p),
+      onApiEvent: (e) => progress.apiEvent(e),
     });
     progress.stop();
     process.stdout.write(formatSummary(summary));

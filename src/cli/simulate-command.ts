@@ -22,6 +22,16 @@ function parseInconsistent(raw: string, previous: Inconsistency[] = []): Inconsi
     throw new InvalidArgumentError((error as Error).message);
   }
 }
+
+/** `1500` or `1000-2000` (ms): a fixed Retry-After or a range drawn from per request. */
+export function msRange(raw: string): [number, number] {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(raw.trim());
+  const min = Number(match?.[1]);
+  const max = match?.[2] === undefined ? min : Number(match[2]);
+  if (!match || min > max || max > 900_000)
+    throw new InvalidArgumentError('expected milliseconds, or a range like 1000-2000 (at most 900000)');
+  return [min, max];
+}
 const count = (max: number) => numberIn(0, max, true);
 
 export function registerSimulate(program: Command): void {
@@ -38,12 +48,19 @@ export function registerSimulate(program: Command): void {
     .option('--influencers-per-campaign <n>', 'mean influencers per campaign', count(100_000), 12)
     .option('--rps <n>', 'rate limit: requests per second (off when absent)', numberIn(0.1, 100_000))
     .option('--burst <n>', 'rate limit: bucket size', numberIn(1, 100_000))
+    .option('--quiet-limit', 'rate limit without RateLimit-* headers (a server that does not say its limit)')
     .addOption(
       new Option('--retry-after-format <format>', 'format of Retry-After on 429')
         .choices(['iso', 'http-date', 'epoch', 'delta'])
         .default('iso'),
     )
     .option('--overload-rate <r>', 'share of requests answered 429 regardless of the limit', rate, 0)
+    .option(
+      '--overload-retry-after <ms>',
+      'Retry-After of overload 429s: ms, or a range min-max drawn per request',
+      msRange,
+      [1000, 1000],
+    )
     .option('--fault-500 <r>', 'share of requests answered 500', rate, 0)
     .option('--fault-503 <r>', 'share of requests answered 503', rate, 0)
     .option('--fault-reset <r>', 'share of connections reset mid-body', rate, 0)
@@ -66,6 +83,7 @@ export function registerSimulate(program: Command): void {
         throw new UserError(`--start-time: "${o.startTime}" is not an ISO-8601 time`);
       }
       if (o.burst !== undefined && o.rps === undefined) throw new UserError('--burst needs --rps');
+      if (o.quietLimit && o.rps === undefined) throw new UserError('--quiet-limit needs --rps');
       // Listen before starting, so a signal right after "listening" still closes cleanly.
       const [{ startSimulator }, { listenForStop }, { listenFailure }] = await Promise.all([
         import('../simulator/start-simulator.js'),
@@ -84,10 +102,19 @@ export function registerSimulate(program: Command): void {
           postsPerCampaign: o.postsPerCampaign,
           influencersPerCampaign: o.influencersPerCampaign,
         },
-        ...(o.rps ? { rateLimit: { rps: o.rps, burst: o.burst ?? Math.max(1, Math.ceil(o.rps)) } } : {}),
+        ...(o.rps
+          ? {
+              rateLimit: {
+                rps: o.rps,
+                burst: o.burst ?? Math.max(1, Math.ceil(o.rps)),
+                announce: !o.quietLimit,
+              },
+            }
+          : {}),
         retryAfterFormat: o.retryAfterFormat,
         faults: {
           overloadRate: o.overloadRate,
+          overloadRetryAfterMs: o.overloadRetryAfter,
           error500Rate: o.fault500,
           error503Rate: o.fault503,
           resetRate: o.faultReset,
@@ -131,8 +158,10 @@ interface SimulateFlags {
   influencersPerCampaign: number;
   rps?: number;
   burst?: number;
+  quietLimit?: boolean;
   retryAfterFormat: 'iso' | 'http-date' | 'epoch' | 'delta';
   overloadRate: number;
+  overloadRetryAfter: [number, number];
   fault500: number;
   fault503: number;
   faultReset: number;

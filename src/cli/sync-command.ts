@@ -57,6 +57,7 @@ export function registerSync(program: Command): void {
           logger,
           now: () => new Date(),
           onProgress: (p) => progress.update(p),
+          onApiEvent: (e) => progress.apiEvent(e),
           signal: abort.signal,
           trigger: flags.trigger,
         });

@@ -1,11 +1,15 @@
 import { describeFailures } from './check-before-publish.js';
 import type { SyncSummary } from './run-sync.js';
 
-/** The end-of-run summary: rows per table, requests, retries, 429s, duration. */
+/**
+ * The end-of-run summary: rows per table, requests, retries, 429s and their waits (overload
+ * apart from rate limit), duration.
+ */
 export function formatSummary(s: SyncSummary): string {
   const lines = [
     `sync ${s.snapshotDate} succeeded in ${(s.durationMs / 1000).toFixed(1)} s (run ${s.runId}${s.resumed ? `, resumed: ${s.unitsSkipped} of ${s.units} units already done` : ''})`,
-    `requests ${s.requests}, retries ${s.retries}, 429s ${s.throttled} (waited ${(s.throttleWaitMs / 1000).toFixed(1)} s)`,
+    `requests ${s.requests}, retries ${s.retries}, 429s ${s.throttled} (waited ${seconds(s.throttleWaitMs)})`,
+    `  overload: ${s.overloaded} 429s, waited ${seconds(s.overloadWaitMs)}; rate limit: ${s.rateLimited} 429s, waited ${seconds(s.rateLimitWaitMs)}`,
     `rows written ${s.rowsWritten}:`,
   ];
   const width = Math.max(...Object.keys(s.rowsByTable).map((t) => t.length), 5);
@@ -25,3 +29,5 @@ export function formatSummary(s: SyncSummary): string {
     );
   return `${lines.join('\n')}\n`;
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

@@ -1,16 +1,23 @@
 /**
  * Progress of a sync: a live bar on a terminal (campaign units done of total, requests,
- * 429 waits, request rate, ETA), structured JSON log lines otherwise (cron, CI, services).
+ * request rate and the throttle's rate with why it is that, 429 waits for overload and for
+ * the rate limit, ETA), structured JSON log lines otherwise (cron, CI, services), where
+ * every change of the throttle's rate is a line of its own.
  */
 import cliProgress from 'cli-progress';
+import type { ApiEvent } from '../api/types.js';
 import type { Logger } from '../util/logger.js';
 import type { SyncProgress } from './run-sync.js';
 
 /** A log line at most this often when not on a terminal: enough to follow, not a flood. */
 export const LOG_PROGRESS_EVERY_MS = 5_000;
+/** The bar shows this much of the throttle's reason; the log has all of it. */
+const REASON_WIDTH = 60;
 
 export interface ProgressReporter {
   update(progress: SyncProgress): void;
+  /** The API client's events: a change of rate is logged with its reason. */
+  apiEvent(event: ApiEvent): void;
   stop(): void;
 }
 
@@ -22,7 +29,11 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
         const now = Date.now();
         if (now - last < LOG_PROGRESS_EVERY_MS && p.unitsDone < p.unitsTotal) return;
         last = now;
-        logger.info({ ...p, rps: rate(p) }, 'sync progress');
+        logger.info({ ...p, rps: rate(p), rateRps: round1(p.rateRps) }, 'sync progress');
+      },
+      apiEvent(e) {
+        if (e.type === 'rate')
+          logger.info({ rateRps: round1(e.rps), reason: e.reason }, 'request rate changed');
       },
       stop() {},
     };
@@ -30,7 +41,7 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
   const bar = new cliProgress.SingleBar(
     {
       format:
-        'sync {snapshot} [{bar}] {value}/{total} campaign units | {requests} requests | {rps} req/s | 429 waits {throttled} ({waitS}s) | ETA {eta_formatted}',
+        'sync {snapshot} [{bar}] {value}/{total} campaign units | {requests} requests, {rps} req/s | rate {rate}/s: {why} | 429 waits: overload {overloadS}s, rate limit {limitS}s | ETA {eta_formatted}',
       stream: process.stderr,
       hideCursor: true,
       etaBuffer: 50,
@@ -44,14 +55,18 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
         snapshot: p.snapshotDate,
         requests: p.requests,
         rps: rate(p),
-        throttled: p.throttled,
-        waitS: Math.round(p.throttleWaitMs / 1000),
+        rate: round1(p.rateRps),
+        why:
+          p.rateReason.length > REASON_WIDTH ? `${p.rateReason.slice(0, REASON_WIDTH - 1)}…` : p.rateReason,
+        overloadS: Math.round(p.overloadWaitMs / 1000),
+        limitS: Math.round(p.rateLimitWaitMs / 1000),
       };
       if (!started) {
         bar.start(p.unitsTotal, p.unitsDone, payload);
         started = true;
       } else bar.update(p.unitsDone, payload);
     },
+    apiEvent() {},
     stop() {
       if (started) bar.stop();
     },
@@ -61,3 +76,5 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
 function rate(p: SyncProgress): number {
   return p.elapsedMs > 0 ? Math.round((p.requests / p.elapsedMs) * 10_000) / 10 : 0;
 }
+
+const round1 = (x: number) => Math.round(x * 10) / 10;

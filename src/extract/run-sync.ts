@@ -33,6 +33,11 @@ export interface SyncProgress {
   readonly requests: number;
   readonly throttled: number;
   readonly throttleWaitMs: number;
+  readonly overloadWaitMs: number;
+  readonly rateLimitWaitMs: number;
+  /** The throttle's rate now (requests/s) and why it is that. */
+  readonly rateRps: number;
+  readonly rateReason: string;
   readonly elapsedMs: number;
 }
 
@@ -59,6 +64,12 @@ export interface SyncSummary {
   readonly requests: number;
   readonly retries: number;
   readonly throttled: number;
+  /** 429s of an overloaded API, and the pauses they asked for. */
+  readonly overloaded: number;
+  readonly overloadWaitMs: number;
+  /** 429s and RateLimit headers saying the rate was too high, and their pauses. */
+  readonly rateLimited: number;
+  readonly rateLimitWaitMs: number;
   readonly throttleWaitMs: number;
   readonly durationMs: number;
   /** The data checks of the staged figures (sql/checks/), run before the publish. */
@@ -127,6 +138,10 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
         requests: api.stats.requests,
         throttled: api.stats.throttled,
         throttleWaitMs: api.stats.throttleWaitMs,
+        overloadWaitMs: api.stats.overloadWaitMs,
+        rateLimitWaitMs: api.stats.rateLimitWaitMs,
+        rateRps: api.stats.rateRps,
+        rateReason: api.stats.rateReason,
         elapsedMs: Date.now() - started,
       });
     report();
@@ -194,6 +209,10 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
       rowsByTable: published.rowsByTable,
       rowsWritten: published.rowsWritten,
       ...counters,
+      overloaded: api.stats.overloaded,
+      overloadWaitMs: api.stats.overloadWaitMs,
+      rateLimited: api.stats.rateLimited,
+      rateLimitWaitMs: api.stats.rateLimitWaitMs,
       throttleWaitMs: api.stats.throttleWaitMs,
       durationMs: Date.now() - started,
       checks,

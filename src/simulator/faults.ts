@@ -16,6 +16,8 @@ export interface FaultOptions {
   readonly invalidJsonRate: number;
   /** Share of requests answered 429 whatever the rate limit (the spec's "overloaded"). */
   readonly overloadRate: number;
+  /** The Retry-After of an overload 429: from the first to the second (ms), drawn per request. */
+  readonly overloadRetryAfterMs: readonly [number, number];
 }
 
 export const NO_FAULTS: FaultOptions = {
@@ -27,6 +29,7 @@ export const NO_FAULTS: FaultOptions = {
   truncateRate: 0,
   invalidJsonRate: 0,
   overloadRate: 0,
+  overloadRetryAfterMs: [1_000, 1_000],
 };
 
 export type Fault = 'overload' | '500' | '503' | 'reset' | 'slow' | 'truncate' | 'invalid-json';
@@ -49,4 +52,10 @@ export function pickFault(seed: number, n: number, f: FaultOptions): Fault | und
     if (r < edge) return fault;
   }
   return undefined;
+}
+
+/** The Retry-After (ms) of the overload 429 of request number `n`: deterministic per seed. */
+export function overloadWait(seed: number, n: number, f: FaultOptions): number {
+  const [min, max] = f.overloadRetryAfterMs;
+  return Math.round(min + (mix32(seed, n, 0x0ad, 2) / 4294967296) * (max - min));
 }

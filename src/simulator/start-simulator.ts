@@ -16,13 +16,14 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { errorResponse } from './error-response.js';
-import { type Fault, type FaultOptions, NO_FAULTS, pickFault } from './faults.js';
+import { type Fault, type FaultOptions, NO_FAULTS, overloadWait, pickFault } from './faults.js';
 import { formatRetryAfter, type RetryAfterFormat } from './format-retry-after.js';
 import { createHookService, type HookService, type HookServiceOptions } from './hooks/hook-service.js';
 import type { Inconsistency } from './inconsistency.js';
 import { createInfluencerRoutes } from './influencer-routes.js';
 import { SimModel } from './model/sim-model.js';
 import { DEFAULT_SIZE, type SimSize } from './model/sim-size.js';
+import { type LoggedRequest, RequestLog } from './request-log.js';
 import type { Area, SimRequest, SimResponse, SimRoute } from './route.js';
 import { selfSignedLoopbackCert } from './self-signed-cert.js';
 import { send, sendWithFault } from './send-response.js';
@@ -40,7 +41,11 @@ export interface SimulatorOptions {
   readonly size: SimSize;
   /** API key → the areas it is entitled to. */
   readonly keys: Readonly<Record<string, readonly Area[]>>;
-  readonly rateLimit?: { readonly rps: number; readonly burst: number };
+  /**
+   * A token bucket per simulator: `rps` refill, `burst` capacity. Its RateLimit-* headers
+   * go on every answer unless `announce` is false (a server limiting without saying how).
+   */
+  readonly rateLimit?: { readonly rps: number; readonly burst: number; readonly announce?: boolean };
   readonly retryAfterFormat: RetryAfterFormat;
   readonly faults: FaultOptions;
   /** Schema drift on every influencer response (see drift.ts). */
@@ -76,6 +81,8 @@ export interface RunningSimulator {
   readonly model: SimModel;
   readonly hooks: HookService;
   stats(): SimStats;
+  /** The newest API requests (up to 10,000): arrival time, endpoint, status. */
+  requestLog(): readonly LoggedRequest[];
   close(): Promise<void>;
 }
 
@@ -117,6 +124,8 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
   const bucket = options.rateLimit
     ? new TokenBucket(options.rateLimit.rps, options.rateLimit.burst)
     : undefined;
+  const announce = options.rateLimit?.announce !== false;
+  const log = new RequestLog();
   let requestNumber = 0;
   const snapshot = (): SimStats => ({
     ...stats.snapshot(),
@@ -154,10 +163,12 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
     const matches = routes.filter((r) => r.pattern.test(req.path));
     const route = matches.find((r) => r.method === req.method);
     const endpoint = route ? `${route.method} ${endpointName(route.pattern)}` : `${req.method} (unknown)`;
+    const arrivedAt = performance.timeOrigin + performance.now();
     const finish = (response: SimResponse, fault?: Fault) => {
       stats.record(endpoint, response.status, fault);
+      log.add({ at: arrivedAt, endpoint, status: response.status });
       // The RateLimit headers go on every API answer while the limit is on, 401/404 included.
-      if (bucket && !res.hasHeader('RateLimit-Limit')) {
+      if (bucket && announce && !res.hasHeader('RateLimit-Limit')) {
         res.setHeader('RateLimit-Limit', String(options.rateLimit!.rps));
         res.setHeader('RateLimit-Remaining', String(bucket.remaining()));
         res.setHeader('RateLimit-Reset', String(bucket.resetAt()));
@@ -185,16 +196,16 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
     }
     if (bucket) {
       const taken = bucket.take();
-      res.setHeader('RateLimit-Limit', String(options.rateLimit!.rps));
-      res.setHeader('RateLimit-Reset', String(bucket.resetAt()));
-      if (!taken.ok) {
-        res.setHeader('RateLimit-Remaining', '0');
-        return finish(tooMany(taken.waitMs));
+      if (announce) {
+        res.setHeader('RateLimit-Limit', String(options.rateLimit!.rps));
+        res.setHeader('RateLimit-Reset', String(bucket.resetAt()));
+        res.setHeader('RateLimit-Remaining', taken.ok ? String(taken.remaining) : '0');
       }
-      res.setHeader('RateLimit-Remaining', String(taken.remaining));
+      if (!taken.ok) return finish(tooMany(taken.waitMs));
     }
-    const fault = pickFault(options.seed, requestNumber++, options.faults);
-    if (fault === 'overload') return finish(tooMany(1_000), fault);
+    const n = requestNumber++;
+    const fault = pickFault(options.seed, n, options.faults);
+    if (fault === 'overload') return finish(tooMany(overloadWait(options.seed, n, options.faults)), fault);
     if (fault === '500')
       return finish(errorResponse(500, 'server_error', 'Internal error', 'simulated failure'), fault);
     if (fault === '503') return finish({ status: 503, body: { message: 'Service Unavailable' } }, fault);
@@ -262,6 +273,7 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
     model,
     hooks,
     stats: snapshot,
+    requestLog: () => log.list(),
     close: async () => {
       await hooks.close();
       server.closeAllConnections();

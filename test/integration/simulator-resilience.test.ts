@@ -83,6 +83,42 @@ describe('rate limit', () => {
     }
   });
 
+  it('limits without a word when told to: a 429 with Retry-After, no RateLimit-* headers', async () => {
+    const s = await sim({ rateLimit: { rps: 0.5, burst: 2, announce: false } });
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await get(s, '/v3/influencers/tags'));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(answers[2]!.headers['retry-after']).toBeDefined();
+    for (const a of answers) {
+      expect(a.headers['ratelimit-limit']).toBeUndefined();
+      expect(a.headers['ratelimit-remaining']).toBeUndefined();
+      expect(a.headers['ratelimit-reset']).toBeUndefined();
+    }
+    // The log has each request's arrival, in order, with its status.
+    const log = s.requestLog();
+    expect(log.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect(log[0]).toMatchObject({ endpoint: 'GET /v3/influencers/tags' });
+    expect(log[1]!.at).toBeGreaterThanOrEqual(log[0]!.at);
+  });
+
+  it('answers overload 429s with a Retry-After drawn from its range', async () => {
+    const s = await sim({
+      overloadRate: 1,
+      retryAfterFormat: 'iso',
+      faults: { overloadRetryAfterMs: [1000, 2000] },
+    });
+    const waits = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await get(s, '/v3/influencers/campaigns');
+      waits.push(Date.parse(String(r.headers['retry-after'])) - Date.now());
+    }
+    for (const w of waits) {
+      expect(w).toBeGreaterThan(1000 - 200);
+      expect(w).toBeLessThanOrEqual(2000);
+    }
+    expect(new Set(waits.map((w) => Math.round(w / 50))).size).toBeGreaterThan(1);
+  });
+
   it('answers 429 in overload mode whatever the limit', async () => {
     const s = await sim({ overloadRate: 1 });
     const r = await get(s, '/v3/influencers/campaigns');

@@ -11,16 +11,17 @@ describe('rateLimitWait', () => {
     expect(
       rateLimitWait(headers({ 'ratelimit-remaining': '0', 'ratelimit-reset': String(now / 1000 + 2) }), now),
     ).toEqual({
+      remaining: 0,
       waitMs: 2000,
     });
   });
   it('does not wait while requests remain, or when Reset is past', () => {
     expect(
       rateLimitWait(headers({ 'ratelimit-remaining': '3', 'ratelimit-reset': String(now / 1000 + 2) }), now),
-    ).toEqual({});
+    ).toEqual({ remaining: 3 });
     expect(
       rateLimitWait(headers({ 'ratelimit-remaining': '0', 'ratelimit-reset': String(now / 1000 - 2) }), now),
-    ).toEqual({});
+    ).toEqual({ remaining: 0 });
   });
   it('with a known Limit, waits at most one token interval', () => {
     const advice = rateLimitWait(
@@ -31,7 +32,7 @@ describe('rateLimitWait', () => {
       }),
       now,
     );
-    expect(advice).toEqual({ limitRps: 10, waitMs: 100 });
+    expect(advice).toEqual({ limitRps: 10, remaining: 0, waitMs: 100 });
   });
 });
 

@@ -1,7 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { RECOVER_AFTER, Throttle } from '../../src/api/throttle.js';
+import { JITTER_ALLOWANCE_MS } from '../../src/api/start-pacer.js';
+import { Throttle } from '../../src/api/throttle.js';
+import { VirtualClock } from '../helpers/virtual-clock.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Start times of `n` requests through `throttle`, one after another as a sync's queue makes them. */
+async function starts(throttle: Throttle, n: number): Promise<number[]> {
+  const times: number[] = [];
+  await Promise.all(Array.from({ length: n }, () => throttle.run(async (at) => void times.push(at))));
+  return times;
+}
+
+/** The lowest token count a bucket of `rps` and `burst`, full at the first start, reaches over `times`. */
+function lowestTokens(times: readonly number[], rps: number, burst: number): number {
+  let tokens = burst;
+  let lowest = burst;
+  for (const [i, t] of times.entries()) {
+    if (i > 0) tokens = Math.min(burst, tokens + ((t - times[i - 1]!) / 1000) * rps);
+    tokens -= 1;
+    lowest = Math.min(lowest, tokens);
+  }
+  return lowest;
+}
 
 describe('Throttle', () => {
   it('never runs more than `concurrency` tasks at once', async () => {
@@ -36,23 +57,65 @@ describe('Throttle', () => {
   it('holds every request during a pause', async () => {
     const throttle = new Throttle(1000, 4);
     const pausedAt = Date.now();
-    throttle.pauseFor(60, false);
+    throttle.pauseFor(60);
     const starts = await Promise.all([1, 2, 3].map(() => throttle.run(async () => Date.now())));
     for (const t of starts) expect(t - pausedAt).toBeGreaterThanOrEqual(58);
   });
 
-  it('halves the rate on a 429 and recovers by 10% per RECOVER_AFTER successes, up to rps', () => {
+  it('knowing nothing of the server, keeps one interval between starts however late its timers', async () => {
+    const clock = new VirtualClock(7);
+    const times = await starts(new Throttle(20, 4, undefined, clock), 40);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    // A strict burst-1 bucket at 20/s (and so any just above) accepts every start.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(50);
+    expect(lowestTokens(times, 20, 1)).toBeGreaterThanOrEqual(-1e-9);
+  });
+
+  it('makes up for late timers within the burst the server showed, never beyond it', async () => {
+    const clock = new VirtualClock(7);
+    const throttle = new Throttle(20, 4, undefined, clock);
+    throttle.observe(20, 4); // RateLimit-Limit 20, RateLimit-Remaining 4: a burst of 5
+    expect(throttle.state).toMatchObject({ rps: 20, burst: 5, serverRps: 20 });
+    const times = await starts(throttle, 200);
+    // On time on average (a start every 50 ms) although every timer fired 7 ms late...
+    expect(times.at(-1)! - times[0]!).toBeLessThanOrEqual(199 * 50);
+    // ...and the server's bucket (20/s, burst 5) never ran dry.
+    expect(lowestTokens(times, 20, 5)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('with a burst-1 server announced faster than rps, makes up late timers keeping the jitter allowance', async () => {
+    const clock = new VirtualClock(4);
+    const throttle = new Throttle(20, 4, undefined, clock);
+    throttle.observe(25, 0); // a strict bucket: 25/s, nothing to spare
+    const times = await starts(throttle, 200);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / 25 + JITTER_ALLOWANCE_MS - 1e-9);
+    expect(times.at(-1)! - times[0]!).toBeLessThanOrEqual(199 * 50);
+  });
+
+  it('holds the rate through a lone 429 (overload), halves the burst on a RateLimit-Remaining 0 429', async () => {
+    const clock = new VirtualClock();
     const rates: [number, string][] = [];
-    const throttle = new Throttle(10, 1, (rps, reason) => rates.push([rps, reason]));
-    throttle.pauseFor(0, true);
-    expect(throttle.currentRps).toBe(5);
-    for (let i = 0; i < RECOVER_AFTER - 1; i++) throttle.succeeded();
-    expect(throttle.currentRps).toBe(5);
-    throttle.succeeded();
-    expect(throttle.currentRps).toBeCloseTo(5.5);
-    for (let i = 0; i < RECOVER_AFTER * 20; i++) throttle.succeeded();
-    expect(throttle.currentRps).toBe(10);
-    expect(rates[0]).toEqual([5, '429 received']);
-    expect(rates.at(-1)?.[0]).toBe(10);
+    const throttle = new Throttle(10, 1, (rps, reason) => rates.push([rps, reason]), clock);
+    expect(throttle.refused(undefined, clock.now())).toBe('overload');
+    expect(throttle.refused(3, clock.now())).toBe('overload');
+    expect(throttle.state.rps).toBe(10);
+    throttle.observe(undefined, 7);
+    expect(throttle.state.burst).toBe(8);
+    expect(throttle.refused(0, clock.now())).toBe('rate-limit');
+    expect(throttle.state).toMatchObject({ rps: 10, burst: 4 });
+    // A request sent before that answers 429 too: the same burst, not halved again.
+    throttle.refused(0, clock.now() - 1);
+    expect(throttle.state.burst).toBe(4);
+    throttle.observe(undefined, 7); // the halved burst is not learned back
+    expect(throttle.state.burst).toBe(4);
+    for (const burst of [2, 1]) {
+      throttle.refused(0, clock.now());
+      expect(throttle.state.burst).toBe(burst);
+    }
+    // Burst 1 already: the rate itself comes down.
+    throttle.refused(0, clock.now());
+    expect(throttle.state.rps).toBeLessThan(10);
+    expect(rates.at(-1)?.[1]).toContain('RateLimit-Remaining 0');
   });
 });

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerSimulate } from '../../src/cli/simulate-command.js';
+import { msRange, registerSimulate } from '../../src/cli/simulate-command.js';
 import { UserError } from '../../src/util/user-error.js';
 
 function program(): Command {
@@ -39,5 +39,16 @@ describe('simulate flags', () => {
     const burst = await failure(['--burst', '5']);
     expect(burst).toBeInstanceOf(UserError);
     expect((burst as Error).message).toContain('--burst');
+  });
+  it('reads --overload-retry-after as ms or a range, and refuses --quiet-limit without --rps', async () => {
+    expect(msRange('1500')).toEqual([1500, 1500]);
+    expect(msRange('1000-2000')).toEqual([1000, 2000]);
+    for (const bad of ['2000-1000', '1.5s', '-1']) expect(() => msRange(bad)).toThrow(/range like 1000-2000/);
+    expect(((await failure(['--overload-retry-after', 'soon'])) as Error).message).toContain(
+      '--overload-retry-after',
+    );
+    const quiet = await failure(['--quiet-limit']);
+    expect(quiet).toBeInstanceOf(UserError);
+    expect((quiet as Error).message).toContain('--quiet-limit needs --rps');
   });
 });
