@@ -41,8 +41,8 @@ function expectSame(table: string[][], expected: Cells): void {
 const label = "coalesce(c.name, c.campaign_id) || ' (' || c.campaign_id || ')'";
 
 /**
- * The report of a copy of the warehouse to which `sql` added views (as the data checks of
- * issue 14 add theirs; this branch does not write them).
+ * The report of a copy of the warehouse whose data-check views `sql` replaced (made-up
+ * failures, or views of another shape).
  */
 async function reportWithViews(dataDir: string, sql: string): Promise<string> {
   const copy = tempDir('cw-report-views-');
@@ -79,7 +79,7 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('freshness: latest snapshot, last successful sync, last sink publish; no data checks recorded', async () => {
+  it('freshness: latest snapshot, last successful sync, last sink publish, the data checks of the latest snapshot', async () => {
     const [[latest, runId]] = (await sql(
       dataDir,
       "select max(snapshot_date)::varchar, arg_max(run_id, finished_at) from sync_runs where status = 'succeeded'",
@@ -90,7 +90,14 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     expect(html).toMatch(
       /<dd id="last-publish">newest published delivery received 2026-11-20 23:05:00 UTC; 2 deliveries, 18 documents kept/,
     );
-    expect(html).toContain('<dd id="checks-summary">no data checks recorded</dd>');
+    const [[checks]] = (await sql(
+      dataDir,
+      `select count(*)::int from data_checks where snapshot_date = '${latest}' and segment = 'all'`,
+    )) as [[number]];
+    expect(checks).toBeGreaterThan(10);
+    expect(html).toContain(
+      `<dd id="checks-summary"><span class="ok">all ${checks} checks passed</span> (snapshot ${latest})</dd>`,
+    );
   });
 
   it('top campaigns over time: engagement and EMV per snapshot of the 5 most engaging', async () => {
@@ -213,12 +220,12 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
          (date '${snapshot}', 'all', 'r1', 'network_engagement_sum', 'passed', 20, 0),
          (date '${REPORT_NIGHTS[0]}', 'all', 'r0', 'campaign_num_posts', 'failed', 5, 3))
          t(snapshot_date, segment, run_id, check_name, status, checked, failing);
-       create view data_checks as select * from test_checks;
+       create or replace view data_checks as select * from test_checks;
        create table test_failures as select * from (values
          (date '${snapshot}', 'all', 'campaign_num_posts', '${campaign}', null, 25.0, 22.0),
          (date '${REPORT_NIGHTS[0]}', 'all', 'campaign_num_posts', '${campaign}', null, 1.0, 2.0))
          t(snapshot_date, segment, check_name, campaign_id, entity_id, expected, actual);
-       create view data_check_failures as select * from test_failures;`,
+       create or replace view data_check_failures as select * from test_failures;`,
     );
     expect(page).toMatch(
       /<dd id="checks-summary"><span class="warn">1 of 2 checks failing<\/span> \(snapshot 2026-11-20\)/,
@@ -230,7 +237,7 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
   it('checks views of another shape are said to be unreadable; the rest of the report stands', async () => {
     const page = await reportWithViews(
       dataDir,
-      'create view data_checks as select 1 as x; create view data_check_failures as select 1 as y;',
+      'create or replace view data_checks as select 1 as x; create or replace view data_check_failures as select 1 as y;',
     );
     expect(page).toMatch(
       /<dd id="checks-summary"><span class="warn">recorded, but unreadable<\/span> \([^)]*segment/,
