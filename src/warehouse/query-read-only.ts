@@ -36,6 +36,17 @@ export async function queryReadOnly(
   try {
     const reader = await db.connection.runAndReadAll(sql, params);
     return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
+  } catch (error) {
+    // The tables are views over the lake: DuckDB refuses a write with "Can only delete from
+    // base table" before it would say the file is read-only.
+    if (error instanceof Error && /can only [a-z ]+ base table/i.test(error.message))
+      throw new Error(
+        `the warehouse is read-only (its tables are views over the Parquet lake): ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    throw error;
   } finally {
     db.close();
   }
