@@ -23,6 +23,9 @@ export function registerQuery(program: Command): void {
         throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
       const dataDir = options.dataDir ?? process.env.CW_DATA_DIR ?? DEFAULT_DATA_DIR;
       const { queryReadOnly } = await import('../warehouse/query-read-only.js');
+      // A moved data directory (or a previous release's file) gets its catalog first.
+      const { refreshCatalog } = await import('../warehouse/refresh-catalog.js');
+      await refreshCatalog(dataDir);
       const { formatResult } = await import('../warehouse/format-result.js');
       let result: Awaited<ReturnType<typeof queryReadOnly>>;
       try {

@@ -77,6 +77,13 @@ export async function ensureLake(
   }
 }
 
+/** Whether warehouse.duckdb exists and was built for this lake's place and schema (no lock needed). */
+export function catalogIsCurrent(dataDir: string): boolean {
+  const lake = lakePath(dataDir);
+  const stamp = readStamp(lake);
+  return stamp?.lake === lake && stamp.schema === currentSchemaHash() && existsSync(publishedPath(dataDir));
+}
+
 /** Whether a DuckDB file holds base tables (the previous release's format), not only views. */
 async function hasTables(
   connection: import('@duckdb/node-api').DuckDBConnection,
