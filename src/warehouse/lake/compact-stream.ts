@@ -31,7 +31,7 @@ export async function compactStream(tx: LakeTransaction, today: string): Promise
     merged[table.name] = 0;
     for (const entry of readdirSync(root).sort()) {
       const date = entry.startsWith(`${column}=`) ? entry.slice(column.length + 1) : undefined;
-      if (!date || date === ANCHOR_PARTITION || date >= today || entry.includes('.swap-')) continue;
+      if (!date || date === ANCHOR_PARTITION || date >= today) continue;
       const link = join(root, partitionName(column, date));
       const files = linkedFiles(link);
       if (files.length < 2) continue;

@@ -128,7 +128,9 @@ export class LakeTransaction {
       if (link === '') continue;
       const old = linkTarget(link);
       mkdirSync(dirname(link), { recursive: true });
-      const temp = `${link}.swap-${version.vid}`;
+      // A dot name: no view's glob (`<column>=*`, `*.parquet`) ever matches the new link
+      // in the instant before it is renamed over the old one.
+      const temp = join(dirname(link), `.swap-${version.vid}`);
       symlinkSync(relative(dirname(link), version.dir), temp);
       renameSync(temp, link);
       linkFolders.add(dirname(link));

@@ -46,7 +46,7 @@ export function scanLatest(lake: string, table: LakeTable, skip?: string): Map<s
   const tableDir = join(lake, table.name);
   if (!existsSync(tableDir)) return entries;
   const dates = readdirSync(tableDir)
-    .filter((name) => name.startsWith(`${column}=`) && !name.includes('.swap-'))
+    .filter((name) => name.startsWith(`${column}=`))
     .map((name) => name.slice(column.length + 1))
     .filter((date) => date !== ANCHOR_PARTITION && date !== skip)
     .sort()

@@ -56,7 +56,7 @@ export function liveTargets(lake: string): Set<string> {
     if (target) live.add(target);
   };
   for (const entry of readdirSync(lake)) {
-    if (entry === VERSIONS_DIR_NAME) continue;
+    if (entry === VERSIONS_DIR_NAME || entry.startsWith('.')) continue;
     const path = join(lake, entry);
     const stat = lstatSync(path);
     if (stat.isSymbolicLink()) add(path);
