@@ -25,6 +25,10 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
       'durable acknowledgements/s and latency of the sink vs a bare HTTP server, and one making only its checks',
     load: async () => (await import('./sink.js')).runSinkBench,
   },
+  history: {
+    describe: 'lake publishes and analyst questions at 180 days of history vs 1 day, and vs native tables',
+    load: async () => (await import('./history.js')).runHistoryBench,
+  },
   freshness: {
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,

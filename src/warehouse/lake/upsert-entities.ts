@@ -25,24 +25,29 @@ export async function upsertEntities(tx: LakeTransaction, table: LakeTable, stag
   const old = `_old_${table.name}`;
   const paths = data.map((name) => join(target!, name));
   const source = (list: string[]) =>
-    `read_parquet([${list.map(sqlString).join(', ')}], union_by_name = true, filename = true)`;
+    `read_parquet([${list.map(sqlString).join(', ')}], union_by_name = true)`;
+  // Semi and anti joins (not IN lists): DuckDB spills their hash tables past its limit.
   await connection.run(
     data.length
       ? `create or replace temp table ${id(old)} as
-         select ${keys}, first_seen_at, last_seen_at, filename from ${source(paths)}
-          where (${keys}) in (select ${keys} from (${staged}))`
+         select ${keyList.map((k) => `o.${k}`).join(', ')}, o.first_seen_at, o.last_seen_at
+           from (select ${keys}, first_seen_at, last_seen_at from ${source(paths)}) o
+           semi join (select ${keys} from (${staged})) s using (${keys})`
       : `create or replace temp table ${id(old)} as
-         select ${keys}, first_seen_at, last_seen_at, '' as filename from (${staged}) limit 0`,
+         select ${keys}, first_seen_at, last_seen_at from (${staged}) limit 0`,
   );
   const merged = `select u.* replace (
         least(o.first_seen_at, u.first_seen_at) as first_seen_at,
         greatest(o.last_seen_at, u.last_seen_at) as last_seen_at),
       strftime(least(o.first_seen_at, u.first_seen_at), '%Y-%m') as _month
      from (${staged}) u left join ${id(old)} o using (${keys})`;
+  // A row lives in the file of the month of its first_seen_at.
   const monthOf = (name: string) => labelOf(name)!.slice(0, 7);
   const touched = new Set<string>();
-  for (const row of (await connection.runAndReadAll(`select distinct filename from ${id(old)}`)).getRows())
-    touched.add(monthOf(String(row[0]).split('/').pop()!));
+  for (const row of (
+    await connection.runAndReadAll(`select distinct strftime(first_seen_at, '%Y-%m') from ${id(old)}`)
+  ).getRows())
+    touched.add(String(row[0]));
   for (const row of (await connection.runAndReadAll(`select distinct _month from (${merged})`)).getRows())
     touched.add(String(row[0]));
   const version = tx.newVersion(table.name, 'v');
@@ -53,7 +58,7 @@ export async function upsertEntities(tx: LakeTransaction, table: LakeTable, stag
   for (const month of [...touched].sort()) {
     const monthFiles = paths.filter((path) => monthOf(path.split('/').pop()!) === month);
     const kept = monthFiles.length
-      ? `select ${columns} from ${source(monthFiles)} where (${keys}) not in (select ${keys} from ${id(old)})
+      ? `select ${columns} from ${source(monthFiles)} k anti join ${id(old)} o using (${keys})
          union all by name `
       : '';
     await tx.write(

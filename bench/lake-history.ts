@@ -1,3 +1,4 @@
+/** Helpers of the history benchmark and the lake tests: a long history written directly, bytes written. */
 import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
