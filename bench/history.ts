@@ -162,19 +162,19 @@ async function nativeCopy(lakeDir: string, path: string): Promise<void> {
     const reader = await connection.runAndReadAll(
       "select view_name, sql from duckdb_views() where database_name = 'lake' and schema_name = 'main' and sql ilike '%read_parquet(%'",
     );
-    await connection.run('create schema lake_latest');
-    for (const [name] of reader.getRows()) {
+    for (const [name] of reader.getRows())
       await connection.run(`create table main."${name}" as select * from lake.main."${name}"`);
-      const segmented = await connection.runAndReadAll(
-        `select count(*) from duckdb_columns() where database_name = 'lake' and table_name = '${name}' and column_name in ('snapshot_date', 'segment')`,
+    // The previous release's latest_<fact>: a window over the whole history.
+    await connection.run('create schema lake_latest');
+    const latest = await connection.runAndReadAll(
+      `select view_name, (select count(*) from duckdb_columns() c where c.database_name = current_database() and c.schema_name = 'main'
+                             and c.table_name = v.view_name and c.column_name = 'segment') as segmented
+         from duckdb_views() v where database_name = 'lake' and schema_name = 'lake_latest'`,
+    );
+    for (const [name, segmented] of latest.getRows())
+      await connection.run(
+        `create view lake_latest."${name}" as select * from main."${name}" qualify snapshot_date = max(snapshot_date) over (${Number(segmented) ? 'partition by segment' : ''})`,
       );
-      const n = Number(segmented.getRows()[0]![0]);
-      // The previous release's latest_<fact>: a window over the whole history.
-      if (n > 0)
-        await connection.run(
-          `create view lake_latest."${name}" as select * from main."${name}" qualify snapshot_date = max(snapshot_date) over (${n === 2 ? 'partition by segment' : ''})`,
-        );
-    }
     await connection.run('detach lake');
     await createViews(connection);
     await connection.run('checkpoint');
