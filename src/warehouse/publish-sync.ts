@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { dataFileName, partitionName } from './lake/lake-layout.js';
+import { dataFileName, isDay, partitionName } from './lake/lake-layout.js';
 import { fileColumns, type LakeTable } from './lake/lake-tables.js';
 import type { LakeTransaction } from './lake/lake-transaction.js';
 import { anchorFile, nextLatest, readLatest, segmentOfFile, writeLatest } from './lake/latest-tree.js';
@@ -29,6 +29,8 @@ export async function publishSync(
   options: { beforeRename?: BeforeRename } = {},
 ): Promise<PublishResult> {
   const started = performance.now();
+  if (!isDay(input.snapshotDate))
+    throw new Error(`warehouse: snapshot date ${input.snapshotDate} is not YYYY-MM-DD`);
   const rowsByTable: Record<string, number> = {};
   await publishWarehouse(
     dataDir,
