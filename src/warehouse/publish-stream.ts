@@ -1,15 +1,16 @@
 import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Row } from '../normalize/rows.js';
-import { dataFileName, partitionName } from './lake/lake-layout.js';
+import { dataFileName, labelOf, partitionName, SCHEMA_FILE } from './lake/lake-layout.js';
 import { STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
 import type { LakeTransaction } from './lake/lake-transaction.js';
-import { linkedFiles } from './lake/link-target.js';
+import { linkedFiles, linkTarget } from './lake/link-target.js';
 import { rewriteWhole } from './lake/rewrite-whole.js';
 import { type PendingPart, StreamKeys } from './lake/stream-keys.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 import { TableAppender } from './table-appender.js';
 import type { PublishResult, StreamBatch } from './types.js';
+import { sqlString } from './warehouse-paths.js';
 
 /** Rows appended (and flushed) between two yields to the event loop. */
 const APPEND_SLICE = 2_048;
@@ -157,5 +158,16 @@ async function writeHooks(tx: LakeTransaction, hooks: readonly Row[]): Promise<n
   const appender = await TableAppender.create(tx.connection, 'hooks', 'memory');
   appender.append(latest);
   appender.close();
+  // The loader passes every hook at each publish: rewrite only when one changed.
+  const link = join(tx.lake, 'hooks');
+  const target = linkTarget(link);
+  const data = linkedFiles(link).filter((name) => labelOf(name) !== SCHEMA_FILE);
+  if (target && data.length) {
+    const files = data.map((name) => sqlString(join(target, name))).join(', ');
+    const reader = await tx.connection.runAndReadAll(
+      `select count(*) from (select * from memory.main.hooks except select * from read_parquet([${files}], union_by_name = true))`,
+    );
+    if (Number(reader.getRows()[0]![0]) === 0) return 0;
+  }
   return rewriteWhole(tx, 'hooks', ['hook_id'], 'select * from memory.main.hooks');
 }
