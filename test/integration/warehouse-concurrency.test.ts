@@ -80,7 +80,9 @@ describe('readers never wait, writers never wait (separate processes)', () => {
     expect(result.failures).toEqual([]);
     expect(result.inconsistent).toEqual([]);
     // Each table's publish is atomic, the two tables' swaps are not one (see the child).
-    console.info(`reader loop: ${result.mixed} of ${result.opens} opens saw the tables at different publishes`);
+    console.info(
+      `reader loop: ${result.mixed} of ${result.opens} opens saw the tables at different publishes`,
+    );
     expect(result.opens).toBeGreaterThan(0);
     expect(result.counts.every((count) => count % 10 === 0)).toBe(true);
     expect(await docCount(data.dir)).toBe(130);
