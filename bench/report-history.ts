@@ -1,10 +1,17 @@
 /**
- * A long history written straight into a warehouse for the report benchmark: set-based
- * INSERT ... BY NAME from range() on the warehouse's table names, one snapshot day after
- * another (as nightly syncs add them), inside one publish of the warehouse module. Only
- * table and column names are assumed, so it works on any storage behind those names.
+ * A long history written for the report benchmark as nightly syncs and the sink would write
+ * it: every day's facts are generated with SQL (INSERT ... BY NAME from range() on the
+ * table names) into one staging file, then each day is published by the warehouse module's
+ * own publishSync (one lake partition per table and day), and each day's streamed documents
+ * by publishStream. Only table and column names are assumed.
  */
-import { publishWarehouse } from '../src/warehouse/publish-warehouse.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Row } from '../src/normalize/rows.js';
+import { applyMigrations } from '../src/warehouse/apply-migrations.js';
+import { openWriter, STAGING_SETTINGS } from '../src/warehouse/open-database.js';
+import { publishStream } from '../src/warehouse/publish-stream.js';
+import { publishSync } from '../src/warehouse/publish-sync.js';
 
 export interface HistoryShape {
   /** Nightly snapshots, ending at END_DATE. */
@@ -24,22 +31,83 @@ const SEGMENTS = [
   { name: 'video', networks: [2, 3] },
 ] as const;
 
-/** Writes the history; `onDay` hears after each snapshot day (progress). */
+/** Writes the history; `onDay` hears after each snapshot day is published (progress). */
 export async function writeHistory(
   dataDir: string,
   shape: HistoryShape,
   onDay: (day: number) => void = () => undefined,
 ): Promise<void> {
-  await publishWarehouse(dataDir, async (connection) => {
-    // Building is not what is measured: let it use the machine.
-    await connection.run("set memory_limit = '2GB'");
-    await connection.run('set threads = 2');
-    for (const statement of entityStatements(shape)) await connection.run(statement);
-    for (let d = 0; d < shape.days; d++) {
-      for (const statement of dayStatements(shape, d)) await connection.run(statement);
-      onDay(d);
-    }
-  });
+  const stagingPath = join(dataDir, 'history-staging.duckdb');
+  // Building is not what is measured: let it use the machine.
+  const db = await openWriter(stagingPath, { ...STAGING_SETTINGS, memory_limit: '2GB', threads: '2' });
+  try {
+    await applyMigrations(db.connection);
+    for (const statement of entityStatements(shape)) await db.connection.run(statement);
+    for (let d = 0; d < shape.days; d++)
+      for (const statement of dayStatements(shape, d)) await db.connection.run(statement);
+    await db.connection.run('checkpoint');
+  } finally {
+    db.close();
+  }
+  const segments = SEGMENTS.map((segment) => segment.name);
+  for (let d = 0; d < shape.days; d++) {
+    const date = dayOf(shape, d);
+    await publishSync(dataDir, { stagingPath, snapshotDate: date, segments, run: runOf(date, shape.posts) });
+    await publishStream(dataDir, streamDay(shape, d, date));
+    onDay(d);
+  }
+  rmSync(stagingPath, { force: true });
+  rmSync(`${stagingPath}.wal`, { force: true });
+}
+
+function dayOf(s: HistoryShape, d: number): string {
+  return new Date(Date.parse(`${END_DATE}T00:00:00Z`) - (s.days - 1 - d) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
+}
+
+function runOf(date: string, posts: number) {
+  return {
+    run_id: `run-${date}`,
+    started_at: `${date}T21:30:00Z`,
+    finished_at: `${date}T21:50:00Z`,
+    status: 'succeeded',
+    snapshot_date: date,
+    requests: 5000,
+    retries: 0,
+    throttled: 0,
+    rows_written: posts * 2,
+    error: null,
+  };
+}
+
+/** One day of pushed documents of three hooks and search types, ten a delivery. */
+function streamDay(s: HistoryShape, d: number, date: string) {
+  const at = (seconds: number) => new Date(Date.parse(`${date}T00:00:00Z`) + seconds * 1000).toISOString();
+  const types = ['social', 'editorial', 'broadcast'];
+  const documents: Row[] = [];
+  for (let n = 0; n < s.documentsPerDay; n++)
+    documents.push({
+      hook_id: `h${n % 3}`,
+      search_id: 100 + (n % 3),
+      search_type: types[n % 3]!,
+      document_id: `d${d}-${n}`,
+      published_date: at(n * 40),
+      indexed_date: at(n * 40 + 60),
+      received_at: at(n * 40 + 120),
+      valid_schema: true,
+      document: '{}',
+    });
+  const deliveries: Row[] = [];
+  for (let n = 0; n < Math.ceil(s.documentsPerDay / 10); n++)
+    deliveries.push({
+      delivery_id: d * 100_000 + n,
+      hook_id: `h${n % 3}`,
+      received_at: at(n * 400 + 120),
+      documents: 10,
+      bytes: 20_000,
+    });
+  return { documents, deliveries, hooks: [] };
 }
 
 function entityStatements(s: HistoryShape): string[] {
@@ -112,20 +180,6 @@ function dayStatements(s: HistoryShape, d: number): string[] {
             hash(i, 2) % 100 as brand_score, (hash(i, 3) % 5000000)::bigint as true_reach,
             (hash(i, 4) % 2000000)::bigint as followers
      from range(${s.influencers}) t(i)`,
-    `insert into sync_runs by name
-     select 'run-' || ${d} as run_id, ${date} + time '21:30:00' as started_at, ${date} + time '21:50:00' as finished_at,
-            'succeeded' as status, ${date} as snapshot_date, 5000 as requests, 0 as retries, 0 as throttled,
-            ${s.posts * 2} as rows_written`,
-    `insert into stream_documents by name
-     select 'h' || (n % 3) as hook_id, 100 + n % 3 as search_id,
-            ['social', 'editorial', 'broadcast'][n % 3 + 1] as search_type, 'd${d}-' || n as document_id,
-            ${date} + to_seconds(n * 40) as published_date, ${date} + to_seconds(n * 40 + 60) as indexed_date,
-            ${date} + to_seconds(n * 40 + 120) as received_at, true as valid_schema, '{}' as document
-     from range(${s.documentsPerDay}) t(n)`,
-    `insert into stream_deliveries by name
-     select ${d} * 100000 + n as delivery_id, 'h' || (n % 3) as hook_id, ${date} + to_seconds(n * 400 + 120) as received_at,
-            10 as documents, 20000 as bytes
-     from range(${Math.ceil(s.documentsPerDay / 10)}) t(n)`,
   );
   return statements;
 }

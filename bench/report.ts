@@ -4,7 +4,8 @@
  * snapshots of an account of N posts (default: 180 days of 170,000 posts, about 46M
  * post_metrics rows over two segments). Target: under 10 s with the default --days 30;
  * also timed over the whole history (--days D) and for two named campaigns.
- * The history is written with SQL (report-history.ts), not synced: a sync of that size
+ * The history is generated with SQL and published day by day through the lake's own
+ * publishSync (report-history.ts), not synced: a sync of that size
  * through the simulator would take hours and measure the sync, not the report.
  *
  * Figures of 2026-11-24, on the shared 2-core machine with other sessions running:
@@ -12,12 +13,11 @@
  * with the default 30 days, 2.1 s over all 180 days, 1.42 s for two campaigns of segment
  * video; peak RSS 179 MB; 193 KB of HTML.
  */
-import { statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_DAYS, DEFAULT_SEGMENT } from '../src/report/report-options.js';
 import { writeReport } from '../src/report/write-report.js';
 import { queryReadOnly } from '../src/warehouse/query-read-only.js';
-import { publishedPath } from '../src/warehouse/warehouse-paths.js';
 import { flag, report, runCli, tempDir } from './bench-processes.js';
 import { writeHistory } from './report-history.js';
 
@@ -75,9 +75,9 @@ export async function runReportBench(args: string[]): Promise<Record<string, num
     'select (select count(*) from post_metrics), (select count(*) from influencer_campaign_metrics), (select count(distinct snapshot_date) from campaign_metrics)',
   );
   const [postRows, influencerRows, snapshots] = counts.rows[0]!.map(Number) as [number, number, number];
-  const fileMb = Math.round(statSync(publishedPath(dataDir)).size / 1e6);
+  const fileMb = Math.round(treeBytes(join(dataDir, 'lake')) / 1e6);
   process.stdout.write(
-    `warehouse: ${fileMb} MB, ${postRows} post_metrics rows, ${snapshots} snapshots (built in ${buildS} s)\n`,
+    `lake: ${fileMb} MB, ${postRows} post_metrics rows, ${snapshots} snapshots (built in ${buildS} s)\n`,
   );
 
   const standard = await timeReport(dataDir, [], runs);
@@ -101,7 +101,7 @@ export async function runReportBench(args: string[]): Promise<Record<string, num
     snapshots,
     post_metrics_rows: postRows,
     influencer_campaign_rows: influencerRows,
-    warehouse_mb: fileMb,
+    lake_mb: fileMb,
     build_s: buildS,
     report_30d_median_s: standard.median,
     report_30d_max_s: standard.max,
@@ -120,4 +120,15 @@ export async function runReportBench(args: string[]): Promise<Record<string, num
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+/** Bytes of the regular files under `dir` (links not followed: each file counted once). */
+function treeBytes(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) bytes += treeBytes(path);
+    else if (entry.isFile()) bytes += lstatSync(path).size;
+  }
+  return bytes;
 }

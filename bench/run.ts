@@ -34,6 +34,10 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     describe: 'what the data checks add to an unthrottled sync (and at the default rate)',
     load: async () => (await import('./checks.js')).runChecksBench,
   },
+  history: {
+    describe: 'lake publishes and analyst questions at 180 days of history vs 1 day, and vs native tables',
+    load: async () => (await import('./history.js')).runHistoryBench,
+  },
   freshness: {
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,

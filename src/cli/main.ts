@@ -7,6 +7,7 @@
 // First: configures DuckDB's allocator before anything loads DuckDB.
 import '../warehouse/duckdb-allocator.js';
 import { Command, CommanderError } from 'commander';
+import { registerCatalog } from './catalog-command.js';
 import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';
 import { registerQuery } from './query-command.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
     registerStatus,
     registerQuery,
     registerReport,
+    registerCatalog,
     registerHooks,
     registerSchemas,
     registerSink,

@@ -21,6 +21,9 @@ export function registerQuery(program: Command): void {
       const { existingDataDir } = await import('../config/data-dir.js');
       const dataDir = existingDataDir(options.dataDir);
       const { queryReadOnly } = await import('../warehouse/query-read-only.js');
+      // A moved data directory (or a previous release's file) gets its catalog first.
+      const { refreshCatalog } = await import('../warehouse/refresh-catalog.js');
+      await refreshCatalog(dataDir);
       const { formatResult } = await import('../warehouse/format-result.js');
       let result: Awaited<ReturnType<typeof queryReadOnly>>;
       try {

@@ -21,7 +21,11 @@ export function registerReport(program: Command): void {
         '../report/report-options.js'
       );
       const days = flags.days === undefined ? DEFAULT_DAYS : parseDays(flags.days);
-      const dataDir = flags.dataDir ?? process.env.CW_DATA_DIR ?? './data';
+      const { existingDataDir } = await import('../config/data-dir.js');
+      const dataDir = existingDataDir(flags.dataDir);
+      // A moved data directory (or a previous release's file) gets its catalog first.
+      const { refreshCatalog } = await import('../warehouse/refresh-catalog.js');
+      await refreshCatalog(dataDir);
       const { writeReport } = await import('../report/write-report.js');
       const written = await writeReport({
         dataDir,

@@ -19,7 +19,7 @@ import { normalizeCampaignDetail } from '../normalize/index.js';
 import type { RowContext, TableRows } from '../normalize/rows.js';
 import { openStateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';
-import { openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
+import { maintainLake, openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/types.js';
 import { checkBeforePublish, type DataCheckSummary } from './check-before-publish.js';
 import { dropRepeated } from './drop-repeated.js';
@@ -200,6 +200,11 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     registry.finish(run, { status: 'succeeded', rowsWritten: published.rowsWritten, counters }, finishedAt);
     await rm(writer.path, { force: true });
     await rm(`${writer.path}.wal`, { force: true });
+    // Lake upkeep (closed days' sink parts merged, old versions removed): the data is
+    // published, so a failure here is only logged.
+    await maintainLake(config.dataDir).catch((error: unknown) =>
+      deps.logger.warn({ err: oneLine(error) }, 'lake upkeep failed; the next sync or sink publish retries'),
+    );
     return {
       runId,
       snapshotDate,

@@ -51,7 +51,7 @@ export interface LoaderThreadOptions extends LoaderThreadData {
 /**
  * The sink's loader (loader.ts) on a worker thread of its own, with its own connections to the
  * inbox and the hook registry: reading the inbox, parsing and validating documents, DuckDB
- * appends and the publish's copy never hold the sink's event loop, so acknowledgements go on at
+ * appends and the publish's Parquet writes never hold the sink's event loop, so acknowledgements go on at
  * full pace while a publish runs. If the thread dies, calls waiting on it are rejected, the
  * failure is counted as a failed publish, and a new thread starts a second later from the
  * inbox's watermark (nothing acknowledged is lost: it stays in the inbox until published).

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openInboxDb } from '../state/inbox-db.js';
 import { openStateDb } from '../state/state-db.js';
 import { createLogger } from '../util/logger.js';
+import { maintainLake } from '../warehouse/maintain-lake.js';
 import { publishStream } from '../warehouse/publish-stream.js';
 import { HookRegistry } from './hook-registry.js';
 import { Loader, type LoadResult } from './loader.js';
@@ -29,6 +30,7 @@ const loader = new Loader({
   validators: data.validateSchemas ? new SchemaValidators(data.dataDir) : undefined,
   publishIntervalMs: data.publishIntervalMs,
   publish: publishStream,
+  maintain: maintainLake,
   logger,
   onPublished: (result) => post({ type: 'published', result }),
   onPublishFailed: (error) => post({ type: 'failed', message: error.message }),

@@ -53,6 +53,12 @@ const PRUNE_BATCH = 5_000;
 
 export type PublishStream = (dataDir: string, batch: StreamBatch) => Promise<PublishResult>;
 
+/**
+ * Lake upkeep (merging closed days' parts, removing old versions) runs after a publish at
+ * most this often, and at the first publish of a new UTC day (see maintainLake).
+ */
+export const MAINTAIN_EVERY_MS = 10 * 60_000;
+
 export interface LoaderOptions {
   readonly dataDir: string;
   readonly inbox: InboxDb;
@@ -61,6 +67,8 @@ export interface LoaderOptions {
   readonly validators: SchemaValidators | undefined;
   readonly publishIntervalMs: number;
   readonly publish: PublishStream;
+  /** Lake upkeep after publishes (maintainLake); none when absent. */
+  readonly maintain?: (dataDir: string) => Promise<unknown>;
   readonly logger: Logger;
   readonly onPublished: (result: LoadResult) => void;
   readonly onPublishFailed: (error: Error) => void;
@@ -109,6 +117,8 @@ export class Loader implements SinkLoader {
   /** Deliveries acknowledged since the last cycle started. */
   #unpublished = 0;
   #stopped = false;
+  /** When upkeep last ran (0: not yet in this process, so the first publish runs it). */
+  #maintainedAt = 0;
 
   constructor(options: LoaderOptions) {
     this.#o = options;
@@ -233,9 +243,24 @@ export class Loader implements SinkLoader {
       if (pending.deliveries < MAX_DELIVERIES_PER_PUBLISH) break;
     }
     this.#pruneOld();
+    if (publishes > 0) await this.#maintain();
     const result = { deliveries, documents, publishes };
     if (publishes > 0) this.#o.onPublished(result);
     return result;
+  }
+
+  /** Runs lake upkeep when due; a failure is logged, never a failed publish (the data is in). */
+  async #maintain(): Promise<void> {
+    const now = Date.now();
+    const newDay =
+      new Date(now).toISOString().slice(0, 10) !== new Date(this.#maintainedAt).toISOString().slice(0, 10);
+    if (!this.#o.maintain || (now - this.#maintainedAt < MAINTAIN_EVERY_MS && !newDay)) return;
+    this.#maintainedAt = now;
+    await this.#o
+      .maintain(this.#o.dataDir)
+      .catch((error: Error) =>
+        this.#o.logger.warn({ err: error.message }, 'sink: lake upkeep failed; retrying later'),
+      );
   }
 
   /** Deletes published deliveries older than the retention, oldest first, PRUNE_BATCH at most. */

@@ -15,8 +15,9 @@ export const DEFAULT_SINK_PORT = 8787;
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /**
- * 30 s: each publish copies and rewrites the warehouse file, so publishing per delivery would
- * cost far more than analysts gain; half a minute is fresh enough for dashboards.
+ * 30 s: each publish adds one Parquet part per stream table (merged per closed day by the
+ * lake's upkeep), so publishing per delivery would leave thousands of tiny files and cost far
+ * more than analysts gain; half a minute is fresh enough for dashboards.
  */
 export const DEFAULT_PUBLISH_INTERVAL_MS = 30_000;
 

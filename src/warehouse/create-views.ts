@@ -18,15 +18,15 @@ export function listViews(dir = join(packageRoot(), 'sql', 'warehouse', 'views')
 }
 
 /**
- * Drops every view of the main schema and creates those of sql/warehouse/views in name
- * order, so a renamed or removed view does not linger in the published file.
+ * Creates the views of sql/warehouse/views in name order. In an existing file, first drops
+ * every view of the main schema (`dropExisting`), so a renamed or removed view does not linger.
  */
-export async function createViews(connection: DuckDBConnection, views = listViews()): Promise<void> {
-  const reader = await connection.runAndReadAll(
-    "select view_name from duckdb_views() where database_name = current_database() and schema_name = 'main' and not internal",
-  );
-  for (const [name] of reader.getRows())
-    await connection.run(`drop view if exists ${sqlIdentifier(String(name))}`);
+export async function createViews(
+  connection: DuckDBConnection,
+  views = listViews(),
+  options: { dropExisting?: boolean } = {},
+): Promise<void> {
+  if (options.dropExisting !== false) await dropViews(connection);
   for (const view of views) {
     const body = view.sql.trim().replace(/;\s*$/, '');
     try {
@@ -35,4 +35,12 @@ export async function createViews(connection: DuckDBConnection, views = listView
       throw new Error(`warehouse view ${view.name}: ${(error as Error).message}`, { cause: error });
     }
   }
+}
+
+async function dropViews(connection: DuckDBConnection): Promise<void> {
+  const reader = await connection.runAndReadAll(
+    "select view_name from duckdb_views() where database_name = current_database() and schema_name = 'main' and not internal",
+  );
+  for (const [name] of reader.getRows())
+    await connection.run(`drop view if exists ${sqlIdentifier(String(name))}`);
 }

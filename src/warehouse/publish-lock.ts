@@ -7,9 +7,10 @@ import { publishLockPath } from './warehouse-paths.js';
 export const PUBLISH_LOCK_POLL_MS = 25;
 
 /**
- * How long a publisher waits for the lock before giving up. A full sync publish of a large
- * warehouse copies and rewrites the file, which can take minutes; waiting longer than this
- * means something is wrong and the caller should report it rather than hang.
+ * How long a publisher waits for the lock before giving up. A sync publish of a large account
+ * (a million posts) or the conversion of a previous release's warehouse can take minutes;
+ * waiting longer than this means something is wrong and the caller should report it rather
+ * than hang.
  */
 export const PUBLISH_LOCK_TIMEOUT_MS = 15 * 60_000;
 

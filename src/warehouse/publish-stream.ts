@@ -1,40 +1,27 @@
+import { join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Row } from '../normalize/rows.js';
+import { dataFileName, labelOf, partitionName, SCHEMA_FILE } from './lake/lake-layout.js';
+import { STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
+import type { LakeTransaction } from './lake/lake-transaction.js';
+import { linkedFiles, linkTarget } from './lake/link-target.js';
+import { rewriteWhole } from './lake/rewrite-whole.js';
+import { type PendingPart, StreamKeys } from './lake/stream-keys.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 import { TableAppender } from './table-appender.js';
 import type { PublishResult, StreamBatch } from './types.js';
-import { sqlIdentifier as id } from './warehouse-paths.js';
-
-interface StreamTableLoad {
-  readonly table: 'stream_documents' | 'stream_deliveries' | 'hooks';
-  readonly key: readonly string[];
-  /** Which duplicate of a key the batch keeps. */
-  readonly keep: string;
-  /** insert: keys already in the warehouse are skipped; upsert: they are replaced. */
-  readonly mode: 'insert' | 'upsert';
-}
+import { sqlString } from './warehouse-paths.js';
 
 /** Rows appended (and flushed) between two yields to the event loop. */
 const APPEND_SLICE = 2_048;
 
-const LOADS: readonly StreamTableLoad[] = [
-  // A document is kept once per hook, as first received (deliveries are at-least-once).
-  {
-    table: 'stream_documents',
-    key: ['hook_id', 'document_id'],
-    keep: 'received_at asc, _seq asc',
-    mode: 'insert',
-  },
-  { table: 'stream_deliveries', key: ['delivery_id'], keep: '_seq asc', mode: 'insert' },
-  // The batch's last state of a hook is its latest.
-  { table: 'hooks', key: ['hook_id'], keep: '_seq desc', mode: 'upsert' },
-];
-
 /**
  * The sink loader's publish: lands a batch of pushed documents, deliveries and hook states.
- * Small and frequent (every few seconds), so the work is a few set-based statements on
- * appended scratch tables.
+ * Small and frequent (every few seconds), so its cost is the batch's: the new rows go into
+ * one new part file per table and received date (a new version of that day's partition, the
+ * day's earlier parts hard-linked), a document already kept for its hook and a delivery
+ * already landed are skipped by looking them up in the exactly-once set (StreamKeys, SQLite),
+ * never by reading the history. Hooks (a few rows) are rewritten when the batch has any.
  */
 export async function publishStream(
   dataDir: string,
@@ -42,57 +29,145 @@ export async function publishStream(
   options: { beforeRename?: BeforeRename } = {},
 ): Promise<PublishResult> {
   const started = performance.now();
-  const rowsByTable: Record<string, number> = {};
-  const rowsOf = {
-    stream_documents: batch.documents,
-    stream_deliveries: batch.deliveries,
-    hooks: batch.hooks,
-  };
-  await publishWarehouse(
-    dataDir,
-    async (connection) => {
-      for (const load of LOADS)
-        rowsByTable[load.table] = await loadTable(connection, load, rowsOf[load.table]);
-    },
-    options,
-  );
+  const rowsByTable: Record<string, number> = { stream_documents: 0, stream_deliveries: 0, hooks: 0 };
+  let keys: StreamKeys | undefined;
+  let pending: PendingPart[] = [];
+  let ids: number[] = [];
+  try {
+    await publishWarehouse(
+      dataDir,
+      async (tx) => {
+        keys = StreamKeys.open(dataDir, tx.lake);
+        keys.recover();
+        const documents = firstOfEachKey(
+          batch.documents,
+          (row) => `${row.hook_id}\u0000${row.document_id}`,
+          (row) => timeOf('stream_documents', row),
+        ).filter((row) => !keys!.hasDocument(String(row.hook_id), String(row.document_id)));
+        const seenDeliveries = new Set<number>();
+        const deliveries = batch.deliveries.filter((row) => {
+          const id = Number(row.delivery_id);
+          if (seenDeliveries.has(id) || keys!.hasDelivery(id)) return false;
+          seenDeliveries.add(id);
+          return true;
+        });
+        pending = [
+          ...(await writeParts(tx, 'stream_documents', documents, (row) => ({
+            documents: [[String(row.hook_id), String(row.document_id)]],
+          }))),
+          ...(await writeParts(tx, 'stream_deliveries', deliveries, (row) => ({
+            deliveries: [Number(row.delivery_id)],
+          }))),
+        ];
+        rowsByTable.stream_documents = documents.length;
+        rowsByTable.stream_deliveries = deliveries.length;
+        if (batch.hooks.length) rowsByTable.hooks = await writeHooks(tx, batch.hooks);
+      },
+      {
+        ...options,
+        beforeCommit: () => {
+          ids = keys!.record(pending);
+        },
+        afterCommit: () => keys!.settle(ids),
+      },
+    );
+  } finally {
+    keys?.close();
+  }
   const rowsWritten = Object.values(rowsByTable).reduce((sum, n) => sum + n, 0);
   return { rowsByTable, rowsWritten, durationMs: performance.now() - started };
 }
 
-async function loadTable(
-  connection: DuckDBConnection,
-  load: StreamTableLoad,
+/** The UTC date of a row's received_at; a clear error naming the column when it is not a time. */
+function timeOf(table: string, row: Row): number {
+  const ms = Date.parse(String(row.received_at));
+  if (Number.isNaN(ms))
+    throw new TypeError(`warehouse: ${table}.received_at: not a time: ${JSON.stringify(row.received_at)}`);
+  return ms;
+}
+
+/** One row per key: the earliest received (deliveries are at-least-once), then the first in the batch. */
+function firstOfEachKey(rows: readonly Row[], key: (row: Row) => string, time: (row: Row) => number): Row[] {
+  const best = new Map<string, { row: Row; time: number; at: number }>();
+  rows.forEach((row, at) => {
+    const k = key(row);
+    const t = time(row);
+    const current = best.get(k);
+    if (!current || t < current.time) best.set(k, { row, time: t, at });
+  });
+  return [...best.values()].sort((a, b) => a.at - b.at).map((entry) => entry.row);
+}
+
+/**
+ * Appends `rows` to the session's scratch table and writes one part per received date into
+ * a new version of that date's partition (the earlier parts hard-linked). Returns the parts
+ * with the keys they hold.
+ */
+async function writeParts(
+  tx: LakeTransaction,
+  table: 'stream_documents' | 'stream_deliveries',
   rows: readonly Row[],
-): Promise<number> {
-  if (rows.length === 0) return 0;
-  const table = id(load.table);
-  const scratch = id(`_load_${load.table}`);
-  await connection.run(`create temp table ${scratch} as select * from main.${table} limit 0`);
-  await connection.run(`alter table ${scratch} add column _seq bigint`);
-  const appender = await TableAppender.create(connection, `_load_${load.table}`, 'temp');
-  // In slices with a yield between: the appender's flush is a synchronous native call, and
-  // the sink answers pushes on this event loop (20,000 documents at once held it ~250 ms).
-  for (let from = 0; from < rows.length; from += APPEND_SLICE) {
-    appender.append(rows.slice(from, from + APPEND_SLICE).map((row, i) => ({ ...row, _seq: from + i })));
-    appender.flush();
-    await yieldToLoop();
+  keysOf: (row: Row) => Omit<PendingPart, 'table' | 'link' | 'file'>,
+): Promise<PendingPart[]> {
+  const byDate = new Map<string, Row[]>();
+  for (const row of rows) {
+    const date = new Date(timeOf(table, row)).toISOString().slice(0, 10);
+    const list = byDate.get(date) ?? [];
+    list.push(row);
+    byDate.set(date, list);
   }
-  appender.close();
-  const keys = load.key.map(id);
-  const match = keys.map((k) => `t.${k} = b.${k}`).join(' and ');
-  if (load.mode === 'upsert') {
-    await connection.run(
-      `delete from main.${table} t where exists (select 1 from ${scratch} b where ${match})`,
-    );
+  const parts: PendingPart[] = [];
+  for (const [date, dateRows] of [...byDate].sort(([a], [b]) => a.localeCompare(b))) {
+    await tx.connection.run(`delete from memory.main.${table}`);
+    const appender = await TableAppender.create(tx.connection, table, 'memory');
+    // In slices with a yield between: the appender's flush is a synchronous native call.
+    for (let from = 0; from < dateRows.length; from += APPEND_SLICE) {
+      appender.append(dateRows.slice(from, from + APPEND_SLICE));
+      appender.flush();
+      await yieldToLoop();
+    }
+    appender.close();
+    const link = join(tx.lake, table, partitionName(STREAM_PARTITION_COLUMN, date));
+    const version = tx.newVersion(table, date);
+    for (const name of linkedFiles(link)) tx.keep(link, name, version);
+    const file = dataFileName('p', version.vid);
+    await tx.write(`select * from memory.main.${table}`, version, file, {
+      wide: table === 'stream_documents',
+    });
+    tx.publish(link, version);
+    const documents: (readonly [string, string])[] = [];
+    const deliveries: number[] = [];
+    for (const row of dateRows) {
+      const k = keysOf(row);
+      if (k.documents) documents.push(...k.documents);
+      if (k.deliveries) deliveries.push(...k.deliveries);
+    }
+    parts.push({ table, link, file, documents, deliveries });
   }
-  const skipExisting =
-    load.mode === 'insert' ? `where not exists (select 1 from main.${table} t where ${match})` : '';
-  const result = await connection.run(
-    `insert into main.${table} by name
-     select * exclude (_seq) from ${scratch} b ${skipExisting}
-     qualify row_number() over (partition by ${keys.map((k) => `b.${k}`).join(', ')} order by ${load.keep}) = 1`,
+  return parts;
+}
+
+/** The batch's last state of each hook replaces its row. */
+async function writeHooks(tx: LakeTransaction, hooks: readonly Row[]): Promise<number> {
+  const latest = firstOfEachKey(
+    [...hooks].reverse(),
+    (row) => String(row.hook_id),
+    () => 0,
   );
-  await connection.run(`drop table ${scratch}`);
-  return result.rowsChanged;
+  await tx.connection.run('delete from memory.main.hooks');
+  const appender = await TableAppender.create(tx.connection, 'hooks', 'memory');
+  appender.append(latest);
+  appender.close();
+  // The loader passes every hook at each publish: rewrite only when one changed.
+  const link = join(tx.lake, 'hooks');
+  const target = linkTarget(link);
+  const data = linkedFiles(link).filter((name) => labelOf(name) !== SCHEMA_FILE);
+  if (target && data.length) {
+    const files = data.map((name) => sqlString(join(target, name))).join(', ');
+    const reader = await tx.connection.runAndReadAll(
+      `select count(*) from (select * from memory.main.hooks except select * from read_parquet([${files}], union_by_name = true))`,
+    );
+    if (Number(reader.getRows()[0]![0]) === 0) return 0;
+  }
+  return rewriteWhole(tx, 'hooks', ['hook_id'], 'select * from memory.main.hooks');
 }

@@ -1,7 +1,13 @@
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ENTITY_TABLES, type EntityTable, FACT_TABLES, type FactTable } from '../normalize/rows.js';
+import { dataFileName, isDay, partitionName } from './lake/lake-layout.js';
+import { fileColumns, type LakeTable } from './lake/lake-tables.js';
+import type { LakeTransaction } from './lake/lake-transaction.js';
+import { anchorFile, nextLatest, readLatest, segmentOfFile, writeLatest } from './lake/latest-tree.js';
+import { linkedFiles } from './lake/link-target.js';
+import { upsertEntities } from './lake/upsert-entities.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
-import { ALL_SEGMENT, ENTITY_KEYS, FACT_KEYS, STAGED_UNIQUE, UNSEGMENTED_FACTS } from './table-keys.js';
+import { ALL_SEGMENT, ENTITY_KEYS, FACT_KEYS, STAGED_UNIQUE } from './table-keys.js';
 import type { PublishResult, PublishSyncInput } from './types.js';
 import { sqlIdentifier as id, sqlString } from './warehouse-paths.js';
 import { writeRunRecord } from './write-run-record.js';
@@ -9,10 +15,13 @@ import { writeRunRecord } from './write-run-record.js';
 const STAGING = 'staging';
 
 /**
- * Merges a closed staging file into the warehouse in one publish. Facts of the input's
- * snapshot date and segments are replaced (deduplicated on their key, so a unit fetched
- * twice never doubles), segment-less facts are replaced for the date when 'all' is among
- * the segments, entities are upserted keeping their first_seen_at, and the run is recorded.
+ * Publishes a closed staging file into the lake. Facts of the input's snapshot date and
+ * segments are replaced: the date's partition gets a new version in which each replaced
+ * segment has a new file (deduplicated on its key, so a unit fetched twice never doubles)
+ * and the other segments' files are hard links; segment-less facts are replaced for the date
+ * when 'all' is among the segments. Entities are upserted keeping their first_seen_at (only
+ * the files holding entities the run saw are rewritten), the latest-snapshot trees follow,
+ * and the run is recorded. Its cost follows the date's rows, not the history.
  */
 export async function publishSync(
   dataDir: string,
@@ -20,24 +29,39 @@ export async function publishSync(
   options: { beforeRename?: BeforeRename } = {},
 ): Promise<PublishResult> {
   const started = performance.now();
+  if (!isDay(input.snapshotDate))
+    throw new Error(`warehouse: snapshot date ${input.snapshotDate} is not YYYY-MM-DD`);
   const rowsByTable: Record<string, number> = {};
   await publishWarehouse(
     dataDir,
-    async (connection) => {
+    async (tx) => {
+      const { connection } = tx;
       await connection.run(`attach ${sqlString(input.stagingPath)} as ${STAGING} (read_only)`);
       const staged = await stagedTables(connection);
-      for (const table of FACT_TABLES) {
-        if (!staged.has(table)) continue;
-        const segmented = !UNSEGMENTED_FACTS.includes(table);
-        if (!segmented && !input.segments.includes(ALL_SEGMENT)) continue;
-        if (segmented && input.segments.length === 0) continue;
-        rowsByTable[table] = await replaceFacts(connection, table, segmented, input);
-      }
-      for (const table of ENTITY_TABLES) {
-        if (staged.has(table)) rowsByTable[table] = await upsertEntities(connection, table);
+      for (const table of tx.tables.values()) {
+        if (!staged.has(table.name)) continue;
+        if (table.kind === 'fact') {
+          const segments = table.segmented
+            ? input.segments
+            : input.segments.includes(ALL_SEGMENT)
+              ? [ALL_SEGMENT]
+              : [];
+          if (segments.length)
+            rowsByTable[table.name] = await replaceFacts(tx, table, segments, input.snapshotDate);
+        } else if (table.kind === 'whole' && table.name in ENTITY_KEYS) {
+          rowsByTable[table.name] = await upsertEntities(
+            tx,
+            table,
+            stagedRows(
+              table.name,
+              ENTITY_KEYS[table.name as keyof typeof ENTITY_KEYS],
+              'last_seen_at desc, rowid desc',
+            ),
+          );
+        }
       }
       const rowsWritten = Object.values(rowsByTable).reduce((sum, n) => sum + n, 0);
-      await writeRunRecord(connection, { ...input.run, rows_written: rowsWritten });
+      await writeRunRecord(tx, { ...input.run, rows_written: rowsWritten });
     },
     options,
   );
@@ -52,62 +76,58 @@ async function stagedTables(connection: DuckDBConnection): Promise<Set<string>> 
   return new Set(reader.getRows().map((row) => String(row[0])));
 }
 
-async function replaceFacts(
-  connection: DuckDBConnection,
-  table: FactTable,
-  segmented: boolean,
-  input: PublishSyncInput,
-): Promise<number> {
-  const params: string[] = [input.snapshotDate];
-  let bind = 'snapshot_date = $1::date';
-  if (segmented) {
-    params.push(...input.segments);
-    bind += ` and segment in (${input.segments.map((_, i) => `$${i + 2}`).join(', ')})`;
-  }
-  await connection.run(`delete from main.${id(table)} where ${bind}`, params);
-  // The last row appended for a key wins (a unit re-fetched after a resume).
-  const result = await connection.run(
-    `insert into main.${id(table)} by name ${latestStaged(table, FACT_KEYS[table], 'rowid desc', bind)}`,
-    params,
-  );
-  return result.rowsChanged;
-}
-
 /**
  * The staged rows of a table, one per key: the first in `order`. Tables the extractor
  * never stages twice for a key (STAGED_UNIQUE) are taken as they are: a window over
- * millions of post rows is what would not fit the publish memory limit.
+ * millions of post rows is what would not fit the publish memory limit. A table without
+ * documented keys (none today) is taken as staged.
  */
-function latestStaged(table: string, keys: readonly string[], order: string, where = 'true'): string {
+function stagedRows(
+  table: string,
+  keys: readonly string[] | undefined,
+  order: string,
+  where = 'true',
+): string {
   const select = `select * from ${STAGING}.main.${id(table)} where ${where}`;
-  if (STAGED_UNIQUE.includes(table)) return select;
+  if (STAGED_UNIQUE.includes(table) || !keys) return select;
   return `${select} qualify row_number() over (partition by ${keys.map(id).join(', ')} order by ${order}) = 1`;
 }
 
-/**
- * Entities: a staged entity replaces its row, keeping the earlier first_seen_at and the
- * later last_seen_at. The old rows' keys and times are set aside first (a narrow temp
- * table), so the join's build side never carries the wide `raw` column, and posts (unique
- * when staged) skip the window: a 1M-post upsert stays within the publish memory limit.
- */
-async function upsertEntities(connection: DuckDBConnection, table: EntityTable): Promise<number> {
-  const keys = ENTITY_KEYS[table].map(id).join(', ');
-  const latest = latestStaged(table, ENTITY_KEYS[table], 'last_seen_at desc, rowid desc');
-  const target = `main.${id(table)}`;
-  const old = id(`_old_${table}`);
-  await connection.run(
-    `create temp table ${old} as
-     select ${keys}, first_seen_at, last_seen_at, rowid as old_rowid from ${target}
-      where (${keys}) in (select ${keys} from ${STAGING}.main.${id(table)})`,
-  );
-  const result = await connection.run(
-    `insert into ${target} by name
-     select u.* replace (
-              least(o.first_seen_at, u.first_seen_at) as first_seen_at,
-              greatest(o.last_seen_at, u.last_seen_at) as last_seen_at)
-       from (${latest}) u left join ${old} o using (${keys})`,
-  );
-  await connection.run(`delete from ${target} where rowid in (select old_rowid from ${old})`);
-  await connection.run(`drop table ${old}`);
-  return result.rowsChanged;
+/** Replaces the facts of one date for `segments` (['all'] for a segment-less table). */
+async function replaceFacts(
+  tx: LakeTransaction,
+  table: LakeTable,
+  segments: readonly string[],
+  date: string,
+): Promise<number> {
+  const link = join(tx.lake, table.name, partitionName('snapshot_date', date));
+  const version = tx.newVersion(table.name, date);
+  const files = new Map<string, string>();
+  for (const name of linkedFiles(link)) {
+    const segment = segmentOfFile(name);
+    if (segment === undefined || segments.includes(segment)) continue;
+    tx.keep(link, name, version);
+    files.set(segment, join(version.dir, name));
+  }
+  const keys = (FACT_KEYS as Record<string, readonly string[] | undefined>)[table.name];
+  const columns = fileColumns(table)
+    .map((c) => id(c.name))
+    .join(', ');
+  let rows = 0;
+  for (const segment of segments) {
+    const where = `snapshot_date = ${sqlString(date)}::date${table.segmented ? ` and segment = ${sqlString(segment)}` : ''}`;
+    const name = dataFileName(segment, version.vid);
+    const written = await tx.write(
+      `select ${columns} from (${stagedRows(table.name, keys, 'rowid desc', where)})`,
+      version,
+      name,
+    );
+    if (written > 0) files.set(segment, join(version.dir, name));
+    rows += written;
+  }
+  tx.publish(link, version);
+  const latest = nextLatest(tx.lake, table, readLatest(tx.lake, table.name), date, files, segments);
+  const anchor = anchorFile(tx.lake, table);
+  if (latest && anchor) writeLatest(tx, table, latest, anchor);
+  return rows;
 }

@@ -1,99 +1,74 @@
-import { constants, existsSync, readdirSync, rmSync } from 'node:fs';
-import { copyFile, open, rename } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { applyMigrations } from './apply-migrations.js';
-import { createViews } from './create-views.js';
-import { isOutOfMemory, openWriter, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from './open-database.js';
+import { ensureLake } from './lake/ensure-lake.js';
+import type { LakeTransaction } from './lake/lake-transaction.js';
+import { openLakeSession } from './lake/open-lake-session.js';
+import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from './open-database.js';
 import { withPublishLock } from './publish-lock.js';
-import { PUBLISH_TEMP_PREFIX, publishedPath } from './warehouse-paths.js';
 
-/** Test hook: called between the work and the rename; throwing there aborts the publish. */
-export type BeforeRename = (tempPath: string) => void | Promise<void>;
+/** Test hook: called between the work and the link swaps; throwing there aborts the publish. */
+export type BeforeRename = (lake: string) => void | Promise<void>;
+
+export interface PublishOptions<T> {
+  readonly beforeRename?: BeforeRename;
+  /** After the work and beforeRename, before the swaps (the stream's exactly-once set records its parts). */
+  readonly beforeCommit?: (result: T) => void | Promise<void>;
+  /** After the swaps. */
+  readonly afterCommit?: (result: T) => void | Promise<void>;
+}
 
 /**
- * The one way the published file changes. Under the publish lock: copy warehouse.duckdb
- * (if any) to a temporary file beside it (a reflink where the filesystem can), open it,
- * apply pending migrations, run `work` inside ONE transaction, re-create the views,
- * CHECKPOINT, close, fsync, rename over warehouse.duckdb and fsync the folder.
- * Readers holding the old file keep reading their snapshot (the rename only changes
- * which inode the name points at); a reader opening meanwhile gets the old or the new
- * file, complete. On any failure the temporary file is deleted and the published file is
- * untouched. A publish that runs out of DuckDB memory is retried once with a larger limit.
+ * The one way the lake changes. Under the publish lock: brings the lake and its catalog
+ * (warehouse.duckdb) up to date (a first run converts a warehouse of the previous release, a
+ * moved data directory or a new migration rewrites the catalog), opens a DuckDB work session,
+ * runs `work`, which writes new version directories through the transaction, then swaps
+ * their links (LakeTransaction.commit). warehouse.duckdb itself is not rewritten: its views
+ * read the lake, so readers, including connections held open, see the new files at their
+ * next query. On any failure nothing is swapped and what `work` wrote is removed. A publish
+ * that runs out of DuckDB memory is retried once with a larger limit.
  */
 export async function publishWarehouse<T>(
   dataDir: string,
-  work: (connection: DuckDBConnection) => Promise<T>,
-  options: { beforeRename?: BeforeRename } = {},
+  work: (tx: LakeTransaction) => Promise<T>,
+  options: PublishOptions<T> = {},
 ): Promise<T> {
   return withPublishLock(dataDir, async () => {
-    removeLeftovers(dataDir);
+    // A new lake's catalog is written after its first publish: a failed first publish leaves
+    // no warehouse.duckdb behind.
+    const { finish } = await ensureLake(dataDir, { deferCreate: true });
+    let result: T;
     try {
-      return await publishOnce(dataDir, work, PUBLISH_SETTINGS, options);
+      result = await publishOnce(dataDir, work, PUBLISH_SETTINGS, options);
     } catch (error) {
       if (!isOutOfMemory(error)) throw error;
-      // Nothing was published; the work runs again on a fresh copy with room to spare.
-      return publishOnce(dataDir, work, { ...PUBLISH_SETTINGS, memory_limit: PUBLISH_RETRY_MEMORY }, options);
+      // Nothing was published; the work runs again in a fresh session with room to spare.
+      result = await publishOnce(
+        dataDir,
+        work,
+        { ...PUBLISH_SETTINGS, memory_limit: PUBLISH_RETRY_MEMORY },
+        options,
+      );
     }
+    await finish?.();
+    return result;
   });
 }
 
 async function publishOnce<T>(
   dataDir: string,
-  work: (connection: DuckDBConnection) => Promise<T>,
+  work: (tx: LakeTransaction) => Promise<T>,
   settings: Readonly<Record<string, string>>,
-  options: { beforeRename?: BeforeRename },
+  options: PublishOptions<T>,
 ): Promise<T> {
-  const target = publishedPath(dataDir);
-  const temp = join(dataDir, `${PUBLISH_TEMP_PREFIX}${process.pid}-${Date.now()}.duckdb`);
+  const session = await openLakeSession(dataDir, settings);
+  const { tx } = session;
   try {
-    // Off the event loop (the sink keeps serving meanwhile); a reflink where the filesystem can.
-    if (existsSync(target)) await copyFile(target, temp, constants.COPYFILE_FICLONE);
-    const db = await openWriter(temp, settings);
-    let result: T;
-    try {
-      const { connection } = db;
-      await applyMigrations(connection);
-      await connection.run('begin transaction');
-      try {
-        result = await work(connection);
-        await connection.run('commit');
-      } catch (error) {
-        await connection.run('rollback').catch(() => undefined);
-        throw error;
-      }
-      await createViews(connection);
-      await connection.run('checkpoint');
-    } finally {
-      db.close();
-    }
-    await options.beforeRename?.(temp);
-    await fsyncPath(temp, 'r+');
-    await rename(temp, target);
-    await fsyncPath(dataDir, 'r');
+    const result = await work(tx);
+    await options.beforeRename?.(tx.lake);
+    await options.beforeCommit?.(result);
+    tx.commit();
+    await options.afterCommit?.(result);
     return result;
   } finally {
-    removeTemp(temp);
-  }
-}
-
-async function fsyncPath(path: string, flags: string): Promise<void> {
-  const handle = await open(path, flags);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The temporary file, its WAL and DuckDB's spill folder beside it. */
-function removeTemp(temp: string): void {
-  for (const path of [temp, `${temp}.wal`, `${temp}.tmp`]) rmSync(path, { recursive: true, force: true });
-}
-
-/** Temporary files of a publisher that was killed: nobody else publishes while we hold the lock. */
-function removeLeftovers(dataDir: string): void {
-  for (const file of readdirSync(dataDir)) {
-    if (file.startsWith(PUBLISH_TEMP_PREFIX)) rmSync(join(dataDir, file), { recursive: true, force: true });
+    tx.abort();
+    session.close();
   }
 }

@@ -24,8 +24,8 @@ export interface QueryResult {
 export type ReadQuery = (sql: string, params?: Value[] | Record<string, Value>) => Promise<QueryResult>;
 
 /**
- * Runs one query on the published warehouse opened READ_ONLY: it never blocks a publish
- * (publishes replace the file by rename) and sees one complete published state.
+ * Runs one query on the published catalog opened READ_ONLY: it never blocks a publish (the
+ * views read the lake, whose partitions publishes swap by rename) and sees each table complete.
  */
 export async function queryReadOnly(
   dataDir: string,
@@ -36,16 +36,27 @@ export async function queryReadOnly(
 }
 
 /**
- * Opens the published warehouse READ_ONLY once for `work`, whose queries all see the same
- * published state (a publish meanwhile renames a new file in; this open keeps the old one).
+ * Opens the published catalog READ_ONLY once for `work`. Each query sees each table complete,
+ * as of that query: a publish landing between two queries shows in the second.
  */
 export async function withReadOnly<T>(dataDir: string, work: (query: ReadQuery) => Promise<T>): Promise<T> {
   const path = requirePublished(dataDir);
   const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
   try {
     return await work(async (sql, params) => {
-      const reader = await db.connection.runAndReadAll(sql, params);
-      return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
+      try {
+        const reader = await db.connection.runAndReadAll(sql, params);
+        return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
+      } catch (error) {
+        // The tables are views over the lake: DuckDB refuses a write with "Can only delete from
+        // base table" before it would say the file is read-only.
+        if (error instanceof Error && /can only [a-z ]+ base table/i.test(error.message))
+          throw new Error(
+            `the warehouse is read-only (its tables are views over the Parquet lake): ${error.message}`,
+            { cause: error },
+          );
+        throw error;
+      }
     });
   } finally {
     db.close();

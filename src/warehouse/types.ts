@@ -2,12 +2,16 @@
  * Contract of the warehouse module (src/warehouse/), the one module that opens DuckDB.
  *
  * Files under <dataDir>:
- *   warehouse.duckdb          the published file; only ever replaced by an atomic rename,
- *                             never opened for writing, so readers never block writers
+ *   lake/                     the data: Parquet files in immutable version directories,
+ *                             reached through links swapped by rename(2) (docs/lake.md)
+ *   warehouse.duckdb          the catalog: views over the lake with the tables' names, columns
+ *                             and types, and the analyst views; replaced by an atomic rename
+ *                             when the catalog changes, never opened for writing
+ *   stream-keys.sqlite        the stream tables' keys already in the lake (exactly-once)
  *   .staging/<name>.duckdb    private work files of writers (one per sync snapshot date)
- * Every publish (sync merge or stream load) takes the cross-process publish lock, copies the
- * published file to a temporary one, applies pending migrations, writes, re-creates the views
- * of sql/views, checkpoints, closes, fsyncs and renames it over warehouse.duckdb.
+ * Every publish (sync, stream load, upkeep) takes the cross-process publish lock, writes new
+ * version directories and swaps their links (publish-warehouse.ts); readers, including
+ * connections held open, see it at their next query.
  */
 import type { Row, TableRows } from '../normalize/rows.js';
 

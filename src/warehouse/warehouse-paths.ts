@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-/** The published file: only ever replaced by an atomic rename, never opened for writing. */
+/** The catalog (views over the lake): only ever replaced by an atomic rename, never opened for writing. */
 export const PUBLISHED_FILE_NAME = 'warehouse.duckdb';
 
 /** Folder of the writers' private staging files. */
@@ -9,7 +9,7 @@ export const STAGING_DIR_NAME = '.staging';
 /** SQLite file whose exclusive transaction is the cross-process publish lock. */
 export const PUBLISH_LOCK_FILE_NAME = '.publish.lock';
 
-/** Prefix of a publish's temporary copy (in the published file's folder, so rename is atomic). */
+/** Prefix of the catalog's temporary file (in the published file's folder, so rename is atomic). */
 export const PUBLISH_TEMP_PREFIX = '.warehouse.publishing-';
 
 export function publishedPath(dataDir: string): string {

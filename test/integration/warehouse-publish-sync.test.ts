@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { upsertEntities } from '../../src/warehouse/lake/upsert-entities.js';
 import { openStaging } from '../../src/warehouse/open-staging.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
@@ -156,11 +157,12 @@ describe('publishWarehouse', () => {
 
   it('retries a publish that ran out of memory once, with a larger limit, and publishes once', async () => {
     const limits: string[] = [];
-    await publishWarehouse(data.dir, async (connection) => {
-      limits.push(await memoryLimit(connection));
-      await connection.run(
-        `insert into campaigns values ('c${limits.length}', 'C', null, null, null, null, '{}', now(), now())`,
+    await publishWarehouse(data.dir, async (tx) => {
+      limits.push(await memoryLimit(tx.connection));
+      await tx.connection.run(
+        `insert into memory.main.campaigns values ('c${limits.length}', 'C', null, null, null, null, '{}', now(), now())`,
       );
+      await upsertEntities(tx, tx.table('campaigns'), 'select * from memory.main.campaigns');
       if (limits.length === 1)
         throw new Error('Out of Memory Error: could not allocate block of size 256.0 KiB');
     });

@@ -12,9 +12,10 @@
 
 with
 
-influencer_campaign_metrics as (
+latest_influencer_campaign_metrics as (
 
-    select * from main.influencer_campaign_metrics
+    -- the latest snapshot of each segment, kept by each publish (not a scan of the history)
+    select * from lake_latest.influencer_campaign_metrics
 
 ),
 
@@ -39,9 +40,8 @@ influencers as (
 latest_all as (
 
     select *
-    from influencer_campaign_metrics
+    from latest_influencer_campaign_metrics
     where segment = 'all'
-    qualify snapshot_date = max(snapshot_date) over ()
 
 ),
 

@@ -6,17 +6,11 @@
 
 with
 
-campaign_network_stats as (
-
-    select * from main.campaign_network_stats
-
-),
-
 latest as (
 
-    select *
-    from campaign_network_stats
-    qualify snapshot_date = max(snapshot_date) over (partition by segment)
+    -- lake_latest.campaign_network_stats holds only the latest snapshot of each segment (kept up to date by
+    -- each publish), so this reads one day's files rather than the whole history.
+    select * from lake_latest.campaign_network_stats
 
 )
 

@@ -6,17 +6,11 @@
 
 with
 
-influencer_campaign_metrics as (
-
-    select * from main.influencer_campaign_metrics
-
-),
-
 latest as (
 
-    select *
-    from influencer_campaign_metrics
-    qualify snapshot_date = max(snapshot_date) over (partition by segment)
+    -- lake_latest.influencer_campaign_metrics holds only the latest snapshot of each segment (kept up to date by
+    -- each publish), so this reads one day's files rather than the whole history.
+    select * from lake_latest.influencer_campaign_metrics
 
 )
 

@@ -6,17 +6,11 @@
 
 with
 
-influencer_network_profiles as (
-
-    select * from main.influencer_network_profiles
-
-),
-
 latest as (
 
-    select *
-    from influencer_network_profiles
-    qualify snapshot_date = max(snapshot_date) over ()
+    -- lake_latest.influencer_network_profiles holds only the latest snapshot of each segment (kept up to date by
+    -- each publish), so this reads one day's files rather than the whole history.
+    select * from lake_latest.influencer_network_profiles
 
 )
 

@@ -6,17 +6,11 @@
 
 with
 
-influencer_sales as (
-
-    select * from main.influencer_sales
-
-),
-
 latest as (
 
-    select *
-    from influencer_sales
-    qualify snapshot_date = max(snapshot_date) over (partition by segment)
+    -- lake_latest.influencer_sales holds only the latest snapshot of each segment (kept up to date by
+    -- each publish), so this reads one day's files rather than the whole history.
+    select * from lake_latest.influencer_sales
 
 )
 

@@ -6,17 +6,11 @@
 
 with
 
-post_metrics as (
-
-    select * from main.post_metrics
-
-),
-
 latest as (
 
-    select *
-    from post_metrics
-    qualify snapshot_date = max(snapshot_date) over (partition by segment)
+    -- lake_latest.post_metrics holds only the latest snapshot of each segment (kept up to date by
+    -- each publish), so this reads one day's files rather than the whole history.
+    select * from lake_latest.post_metrics
 
 )
 

@@ -6,17 +6,11 @@
 
 with
 
-post_stats as (
-
-    select * from main.post_stats
-
-),
-
 latest as (
 
-    select *
-    from post_stats
-    qualify snapshot_date = max(snapshot_date) over (partition by segment)
+    -- lake_latest.post_stats holds only the latest snapshot of each segment (kept up to date by
+    -- each publish), so this reads one day's files rather than the whole history.
+    select * from lake_latest.post_stats
 
 )
 

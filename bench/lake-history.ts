@@ -1,0 +1,46 @@
+/** Helpers of the history benchmark and the lake tests: a long history written directly, bytes written. */
+import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Gives a lake a long history quickly: every partition of `from` (snapshot_date or
+ * received_date) is cloned, as hard links, to each of `dates`, as the lake's own layout
+ * would hold them (a version directory under _versions/ and a partition link).
+ */
+export function cloneDays(dataDir: string, from: string, dates: readonly string[]): void {
+  const lake = join(dataDir, 'lake');
+  for (const table of readdirSync(lake)) {
+    if (table.startsWith('_') || table.startsWith('.')) continue;
+    const dir = join(lake, table);
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      continue; // a whole-table link to files
+    }
+    const source = entries.find((name) => name.endsWith(`=${from}`));
+    if (!source) continue;
+    const column = source.split('=')[0]!;
+    const target = join(dir, readlinkSync(join(dir, source)));
+    for (const date of dates) {
+      const version = join(lake, '_versions', table, `${date}.history`);
+      mkdirSync(version, { recursive: true });
+      for (const file of readdirSync(target)) linkSync(join(target, file), join(version, file));
+      symlinkSync(`../_versions/${table}/${date}.history`, join(dir, `${column}=${date}`));
+    }
+  }
+}
+
+/** The bytes this process has caused to be written to storage so far (the kernel's accounting). */
+export function writeBytes(): number {
+  const io = readFileSync('/proc/self/io', 'utf8');
+  return Number(/^write_bytes: (\d+)$/m.exec(io)![1]);
+}
+
+/** `count` consecutive dates after `start` (YYYY-MM-DD). */
+export function datesAfter(start: string, count: number): string[] {
+  const first = Date.parse(`${start}T00:00:00Z`);
+  return Array.from({ length: count }, (_, i) =>
+    new Date(first + (i + 1) * 86_400_000).toISOString().slice(0, 10),
+  );
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { UserError } from '../util/user-error.js';
+
+/**
+ * `campaign-warehouse catalog rebuild`: rewrites warehouse.duckdb (the views over the lake)
+ * for the data directory where it is now, e.g. after moving or copying it; any run of sync,
+ * sink or query does the same when it finds the catalog pointing elsewhere.
+ */
+export function registerCatalog(program: Command): void {
+  program
+    .command('catalog')
+    .description('the catalog (warehouse.duckdb, views over the Parquet lake)')
+    .command('rebuild')
+    .description('rewrite warehouse.duckdb for the lake where it is now (after moving the data directory)')
+    .option('--data-dir <dir>', 'folder of warehouse.duckdb and lake/ (env CW_DATA_DIR, default ./data)')
+    .action(async (options: { dataDir?: string }) => {
+      const { existingDataDir } = await import('../config/data-dir.js');
+      const dataDir = existingDataDir(options.dataDir);
+      const { refreshCatalog } = await import('../warehouse/refresh-catalog.js');
+      const { publishedPath } = await import('../warehouse/warehouse-paths.js');
+      const change = await refreshCatalog(dataDir, { force: true });
+      if (!change) throw new UserError(`no warehouse at ${publishedPath(dataDir)}: nothing to rebuild`);
+      process.stdout.write(`catalog rebuilt: ${publishedPath(dataDir)} (${change})\n`);
+    });
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+
+/**
+ * Layout of the Parquet lake under <dataDir>/lake/ (docs/lake.md):
+ *
+ *   <fact>/snapshot_date=YYYY-MM-DD            symlink to ../_versions/<fact>/YYYY-MM-DD.<vid>/
+ *   stream_documents/received_date=YYYY-MM-DD  symlink, likewise (by the day the sink received it)
+ *   <entity>, sync_runs, hooks                 symlink to _versions/<table>/v.<vid>/ (whole table)
+ *   _latest/<fact>                             symlink to ../_versions/<fact>/latest.<vid>/: the
+ *                                              latest snapshot of each segment, hard links
+ *   _versions/<table>/...                      immutable version directories (never matched by
+ *                                              the views' globs; Spark and Hive skip `_` names)
+ * A publish writes a new version directory (unchanged files hard-linked from the previous one)
+ * and swaps the link with rename(2); links are relative, so the data directory can move.
+ */
+export const LAKE_DIR_NAME = 'lake';
+export const VERSIONS_DIR_NAME = '_versions';
+export const LATEST_DIR_NAME = '_latest';
+
+/**
+ * The partition value of each partitioned table's schema anchor: one zero-row file with the
+ * table's full schema, so an empty table is still queryable (a glob matching nothing is an
+ * error) and a column no older file has still has its type. A real date every engine parses;
+ * it holds no rows, so no query ever returns it.
+ */
+export const ANCHOR_PARTITION = '0001-01-01';
+
+/** File-name prefix of a schema anchor (Spark and Hive skip files starting with `_`). */
+export const SCHEMA_FILE = '_schema';
+
+/** The lake's absolute path: views hold absolute paths (relative ones follow the reader's CWD). */
+export function lakePath(dataDir: string): string {
+  return resolve(dataDir, LAKE_DIR_NAME);
+}
+
+export function versionsPath(lake: string, table: string): string {
+  return join(lake, VERSIONS_DIR_NAME, table);
+}
+
+export function partitionName(column: string, value: string): string {
+  return `${column}=${value}`;
+}
+
+export function latestLinkPath(lake: string, table: string): string {
+  return join(lake, LATEST_DIR_NAME, table);
+}
+
+/**
+ * A new version id: sortable by creation time (base-36 milliseconds) and unique (random
+ * suffix), with no dot, so `<prefix>.<vid>.parquet` names parse from the right.
+ */
+export function newVersionId(): string {
+  return `${Date.now().toString(36).padStart(9, '0')}${randomBytes(3).toString('hex')}`;
+}
+
+/** `<label>.<vid>.parquet`: labels are a segment, a month, `p` (a sink part), `c` (compacted), `_schema`. */
+export function dataFileName(label: string, vid: string): string {
+  return `${encodeURIComponent(label)}.${vid}.parquet`;
+}
+
+/** The label of a data file name (see dataFileName); undefined for a name of another form. */
+export function labelOf(name: string): string | undefined {
+  const match = /^(.*)\.[0-9a-z]+\.parquet$/.exec(name);
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+/** A YYYY-MM-DD partition value (validated: it becomes a path). */
+export function isDay(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value);
+}

@@ -1,0 +1,150 @@
+import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlString } from '../warehouse-paths.js';
+import { fsyncPath } from './fsync-path.js';
+import { newVersionId, versionsPath } from './lake-layout.js';
+import type { LakeTable } from './lake-tables.js';
+import { linkTarget } from './link-target.js';
+
+/** A version directory being written: its files are moved in by COPY or hard-linked. */
+export interface NewVersion {
+  readonly dir: string;
+  readonly vid: string;
+}
+
+/**
+ * Rows per Parquet row group for tables with a wide JSON column (posts' `raw`, documents):
+ * DuckDB's writer holds a row group in memory until it is written, and 122,880 rows of
+ * posts' `raw` would be ~120 MB; narrower tables keep DuckDB's default.
+ */
+export const WIDE_ROW_GROUP_SIZE = 16_384;
+const DEFAULT_ROW_GROUP_SIZE = 122_880;
+
+/**
+ * One publish's changes to the lake: new version directories, then one link swap per table
+ * partition (or whole table) at commit. Nothing is visible before commit; abort removes what
+ * was written. Version directories are immutable once a link points at them.
+ */
+export class LakeTransaction {
+  readonly #staged: { link: string; version: NewVersion }[] = [];
+  readonly #newFiles: string[] = [];
+  #committed = false;
+
+  constructor(
+    readonly lake: string,
+    readonly connection: DuckDBConnection,
+    readonly tables: ReadonlyMap<string, LakeTable>,
+  ) {}
+
+  table(name: string): LakeTable {
+    const table = this.tables.get(name);
+    if (!table) throw new Error(`warehouse: no lake table ${name}`);
+    return table;
+  }
+
+  /** A new, empty version directory of `table`, named `<prefix>.<vid>`. */
+  newVersion(table: string, prefix: string): NewVersion {
+    const vid = newVersionId();
+    const dir = join(versionsPath(this.lake, table), `${prefix}.${vid}`);
+    mkdirSync(dir, { recursive: true });
+    const version = { dir, vid };
+    this.#staged.push({ link: '', version });
+    return version;
+  }
+
+  /** Hard-links `name` of the version `link` points to into `version` (an unchanged file). */
+  keep(link: string, name: string, version: NewVersion, as = name): void {
+    const from = linkTarget(link);
+    if (!from) throw new Error(`warehouse: ${link} is not a lake link`);
+    linkSync(join(from, name), join(version.dir, as));
+  }
+
+  /** Hard-links a file by path (from a version staged in this transaction or a live one). */
+  linkFile(path: string, version: NewVersion, as = basename(path)): void {
+    linkSync(path, join(version.dir, as));
+  }
+
+  /**
+   * Writes the rows of `select` into `version` as `name` (Parquet); returns how many. A file
+   * of zero rows is removed unless `keepEmpty` (schema anchors).
+   */
+  async write(
+    select: string,
+    version: NewVersion,
+    name: string,
+    options: { params?: (string | number)[]; keepEmpty?: boolean; wide?: boolean } = {},
+  ): Promise<number> {
+    const path = join(version.dir, name);
+    const rowGroup = options.wide ? WIDE_ROW_GROUP_SIZE : DEFAULT_ROW_GROUP_SIZE;
+    const result = await this.connection.run(
+      `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${rowGroup})`,
+      options.params,
+    );
+    const rows = Number(result.rowsChanged);
+    if (rows === 0 && !options.keepEmpty) rmSync(path, { force: true });
+    else this.#newFiles.push(path);
+    return rows;
+  }
+
+  /** Moves a Parquet file written elsewhere in the lake (a partitioned COPY) into `version`. */
+  adopt(path: string, version: NewVersion, name: string): void {
+    const to = join(version.dir, name);
+    renameSync(path, to);
+    this.#newFiles.push(to);
+  }
+
+  /** Makes `link` point to `version` at commit. */
+  publish(link: string, version: NewVersion): void {
+    const entry = this.#staged.find((s) => s.version === version);
+    if (!entry) throw new Error('warehouse: a version of another transaction');
+    entry.link = link;
+  }
+
+  /** Whether anything is to be published. */
+  get empty(): boolean {
+    return !this.#staged.some((s) => s.link !== '');
+  }
+
+  /**
+   * Makes the new versions durable (files, then their folders), then swaps each link: a new
+   * symlink under a temporary name renamed over the old one, so a reader resolves either the
+   * old or the new version, never a missing one. The replaced version's folder gets the swap
+   * time as its mtime: retention counts from when a version stopped being live.
+   */
+  commit(): void {
+    for (const file of this.#newFiles) fsyncPath(file);
+    const folders = new Set<string>();
+    for (const { link, version } of this.#staged) {
+      if (link === '') continue;
+      fsyncPath(version.dir);
+      folders.add(dirname(version.dir));
+    }
+    for (const folder of folders) fsyncPath(folder);
+    this.#committed = true;
+    const now = new Date();
+    const linkFolders = new Set<string>();
+    for (const { link, version } of this.#staged) {
+      if (link === '') continue;
+      const old = linkTarget(link);
+      mkdirSync(dirname(link), { recursive: true });
+      // A dot name: no view's glob (`<column>=*`, `*.parquet`) ever matches the new link
+      // in the instant before it is renamed over the old one.
+      const temp = join(dirname(link), `.swap-${version.vid}`);
+      symlinkSync(relative(dirname(link), version.dir), temp);
+      renameSync(temp, link);
+      linkFolders.add(dirname(link));
+      if (old) utimesSync(old, now, now);
+    }
+    for (const folder of linkFolders) fsyncPath(folder);
+    // Versions written but never published (a table with nothing to change).
+    for (const { link, version } of this.#staged)
+      if (link === '') rmSync(version.dir, { recursive: true, force: true });
+  }
+
+  /** Removes what an uncommitted transaction wrote. */
+  abort(): void {
+    if (this.#committed) return;
+    for (const { version } of this.#staged) rmSync(version.dir, { recursive: true, force: true });
+  }
+}

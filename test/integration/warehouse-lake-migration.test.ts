@@ -1,0 +1,78 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/warehouse/open-database.js';
+import { publishStream } from '../../src/warehouse/publish-stream.js';
+import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { refreshCatalog } from '../../src/warehouse/refresh-catalog.js';
+import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
+import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
+import { stageAndPublish } from '../helpers/warehouse-temp.js';
+
+/** A file the previous release wrote (test/fixtures/warehouse/README.md). */
+const FIXTURE = join('test', 'fixtures', 'warehouse', 'release-0.1.0.duckdb.gz');
+
+/** Per table: row count and a digest of every row, from a file's tables or views. */
+async function digests(path: string, tables: string[]): Promise<Record<string, string>> {
+  const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
+  try {
+    const out: Record<string, string> = {};
+    for (const table of tables) {
+      const reader = await db.connection.runAndReadAll(
+        `select count(*)::varchar || ':' || coalesce(md5(string_agg(t::varchar, '|' order by t::varchar)), '') from "${table}" t`,
+      );
+      out[table] = String(reader.getRows()[0]![0]);
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+describe('conversion of a warehouse.duckdb of the previous release', () => {
+  const data = removableTempDir('cw-lake-migration-');
+  const original = join(data.dir, 'original.duckdb');
+  let tables: string[];
+  let before: Record<string, string>;
+
+  beforeAll(async () => {
+    writeFileSync(original, gunzipSync(readFileSync(FIXTURE)));
+    writeFileSync(publishedPath(data.dir), readFileSync(original));
+    const db = await openDatabase(original, { access_mode: 'READ_ONLY' });
+    tables = (
+      await db.connection.runAndReadAll(
+        "select table_name from duckdb_tables() where table_name <> 'schema_migrations' order by 1",
+      )
+    )
+      .getRows()
+      .map((row) => String(row[0]));
+    db.close();
+    before = await digests(original, tables);
+  });
+  afterAll(() => data.remove());
+
+  it('converts on the first run, keeping every row of every table', async () => {
+    expect(Number(before.post_metrics!.split(':')[0])).toBeGreaterThan(0);
+    expect(await refreshCatalog(data.dir)).toBe('converted');
+    expect(await digests(publishedPath(data.dir), tables)).toEqual(before);
+    expect(existsSync(`${publishedPath(data.dir)}.before-lake`)).toBe(true);
+    expect(existsSync(join(data.dir, 'lake', 'post_metrics', 'snapshot_date=2026-11-20'))).toBe(true);
+    // Converted once: the next run finds the catalog current.
+    expect(await refreshCatalog(data.dir)).toBeUndefined();
+    const latest = await queryReadOnly(data.dir, 'select distinct snapshot_date from latest_post_metrics');
+    expect(latest.rows).toEqual([['2026-11-20']]);
+  });
+
+  it('keeps exactly-once for documents it already held, and takes new syncs', async () => {
+    const docs = Number(before.stream_documents!.split(':')[0]);
+    await publishStream(data.dir, sampleStreamBatch());
+    expect((await queryReadOnly(data.dir, 'select count(*) from stream_documents')).rows[0]![0]).toBe(docs);
+    await stageAndPublish(data.dir, '2026-11-21', ['all']);
+    const dates = await queryReadOnly(data.dir, 'select distinct snapshot_date from sync_runs order by 1');
+    expect(dates.rows.map((row) => row[0])).toEqual(['2026-11-19', '2026-11-20', '2026-11-21']);
+    const applied = await queryReadOnly(data.dir, 'select count(*) from schema_migrations');
+    expect(applied.rows[0]![0]).toBeGreaterThanOrEqual(2);
+  });
+});
