@@ -96,8 +96,10 @@ describe('throttle against the simulator', () => {
     const lowered = events.filter((e) => e.type === 'rate' && e.rps < 80);
     expect(lowered.length).toBeGreaterThanOrEqual(1);
     expect(lowered[0]).toMatchObject({ reason: expect.stringMatching(/429s/) });
-    // Every decrease goes at or below the server's rate...
-    for (const e of lowered) expect(e.type === 'rate' && e.rps).toBeLessThanOrEqual(40);
+    // Every decrease goes to the server's rate (5% under its estimate)... The estimate counts
+    // replies between 429s by the client's clock: on a loaded machine a late reply stretches
+    // or squeezes that window by some percent, hence the same 10% as for the settled rate.
+    for (const e of lowered) expect(e.type === 'rate' && e.rps).toBeLessThanOrEqual(40 * 1.1);
     // ...and the rate stays there, but for probes a little above it (the cubic's climb).
     const late = rates.slice(Math.floor(rates.length / 2)).map(([, r]) => r);
     const median = late.sort((a, b) => a - b)[Math.floor(late.length / 2)]!;
