@@ -18,7 +18,11 @@
  *
  * Measured 2026-11-24 on the 2-core machine shared with other work (load 1.6 to 4),
  * medians of 3: plain 1.05, no 429; overload 1.03; half 0.99 (1.03 of successful requests
- * / 10), 3.7% 429s; strict 1.03, no 429. Peak RSS 208 MB.
+ * / 10), 3.7% 429s; strict 1.03, no 429. Peak RSS 208 MB. On the quiet machine later that
+ * day, half drew 17 429s of 253 (6.7%) in two runs of three: its first estimate of the
+ * server's rate came out above it. With the estimate shaded half a token low
+ * (accept-rate.ts): plain 1.06, no 429; overload 1.05; half 1.00, 4.1% 429s (10, 10 and 7
+ * of about 245; a run drawing 7 took 1.16 of the floor); strict 1.05, no 429; peak 206 MB.
  */
 import { flag, report, runSyncCli, startSimulatorProcess } from './bench-processes.js';
 
