@@ -23,25 +23,14 @@ import type { StreamBatch, SyncRunRecord } from '../src/warehouse/types.js';
 import { publishedPath, sqlString } from '../src/warehouse/warehouse-paths.js';
 import { flag, report, tempDir } from './bench-processes.js';
 import { writeStagedDay } from './history-day.js';
-import { cloneDays, datesAfter, writeBytes } from './lake-history.js';
+import { benchSyncRun, cloneDays, datesAfter, writeBytes } from './lake-history.js';
 
 const FIRST = '2026-01-01';
 const SINK_DOCS = 1_000;
 const REPEAT = 9;
 
 function run(date: string): SyncRunRecord {
-  return {
-    run_id: `bench-${date}-${Math.random()}`,
-    started_at: `${date}T21:30:00Z`,
-    finished_at: `${date}T21:40:00Z`,
-    status: 'succeeded',
-    snapshot_date: date,
-    requests: 0,
-    retries: 0,
-    throttled: 0,
-    rows_written: 0,
-    error: null,
-  };
+  return benchSyncRun(date, `bench-${date}-${Math.random()}`);
 }
 
 function documents(prefix: string, count: number, day: string, deliveryId: number): StreamBatch {

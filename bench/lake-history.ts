@@ -1,6 +1,7 @@
 /** Helpers of the history benchmark and the lake tests: a long history written directly, bytes written. */
 import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SyncRunRecord } from '../src/warehouse/types.js';
 
 /**
  * Gives a lake a long history quickly: every partition of `from` (snapshot_date or
@@ -43,4 +44,20 @@ export function datesAfter(start: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) =>
     new Date(first + (i + 1) * 86_400_000).toISOString().slice(0, 10),
   );
+}
+
+/** A succeeded nightly run of `date` (21:30 to 21:40 UTC), as the history benchmarks record it. */
+export function benchSyncRun(date: string, runId: string, rowsWritten = 0): SyncRunRecord {
+  return {
+    run_id: runId,
+    started_at: `${date}T21:30:00Z`,
+    finished_at: `${date}T21:40:00Z`,
+    status: 'succeeded',
+    snapshot_date: date,
+    requests: 0,
+    retries: 0,
+    throttled: 0,
+    rows_written: rowsWritten,
+    error: null,
+  };
 }

@@ -12,6 +12,7 @@ import { applyMigrations } from '../src/warehouse/apply-migrations.js';
 import { openWriter, STAGING_SETTINGS } from '../src/warehouse/open-database.js';
 import { publishStream } from '../src/warehouse/publish-stream.js';
 import { publishSync } from '../src/warehouse/publish-sync.js';
+import { benchSyncRun } from './lake-history.js';
 
 export interface HistoryShape {
   /** Nightly snapshots, ending at END_DATE. */
@@ -52,7 +53,12 @@ export async function writeHistory(
   const segments = SEGMENTS.map((segment) => segment.name);
   for (let d = 0; d < shape.days; d++) {
     const date = dayOf(shape, d);
-    await publishSync(dataDir, { stagingPath, snapshotDate: date, segments, run: runOf(date, shape.posts) });
+    await publishSync(dataDir, {
+      stagingPath,
+      snapshotDate: date,
+      segments,
+      run: benchSyncRun(date, `run-${date}`, shape.posts * 2),
+    });
     await publishStream(dataDir, streamDay(shape, d, date));
     onDay(d);
   }
@@ -64,21 +70,6 @@ function dayOf(s: HistoryShape, d: number): string {
   return new Date(Date.parse(`${END_DATE}T00:00:00Z`) - (s.days - 1 - d) * 86_400_000)
     .toISOString()
     .slice(0, 10);
-}
-
-function runOf(date: string, posts: number) {
-  return {
-    run_id: `run-${date}`,
-    started_at: `${date}T21:30:00Z`,
-    finished_at: `${date}T21:50:00Z`,
-    status: 'succeeded',
-    snapshot_date: date,
-    requests: 5000,
-    retries: 0,
-    throttled: 0,
-    rows_written: posts * 2,
-    error: null,
-  };
 }
 
 /** One day of pushed documents of three hooks and search types, ten a delivery. */
