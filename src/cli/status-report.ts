@@ -5,6 +5,7 @@
  * (see read-status-files.ts).
  */
 import { existsSync } from 'node:fs';
+import { catalogIsCurrent } from '../warehouse/lake/ensure-lake.js';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
 import { publishedPath } from '../warehouse/warehouse-paths.js';
 import { type DataCheckStatus, formatDataCheckStatus, type NewDrift, newDrift } from './data-check-status.js';
@@ -48,6 +49,8 @@ export interface StatusReport {
   dataChecks: DataCheckStatus | null;
   /** Fields, stats and networks the spec does not list, first seen in the latest snapshot. */
   newDrift: NewDrift[];
+  /** warehouse.duckdb's views point at another lake (a moved directory, a previous release). */
+  catalogStale: boolean;
 }
 
 export async function statusReport(dataDir: string): Promise<StatusReport> {
@@ -62,8 +65,12 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
     ...files,
     olderSchema,
     newDrift: [],
+    catalogStale: false,
   };
-  if (report.published) {
+  // A moved data directory (or a previous release's file): the views point elsewhere, and
+  // status changes no file; it says what rewrites the catalog instead of reading through it.
+  report.catalogStale = report.published && !catalogIsCurrent(dataDir);
+  if (report.published && !report.catalogStale) {
     const fresh = await queryReadOnly(
       dataDir,
       "select max(snapshot_date)::varchar, max(finished_at)::varchar from sync_runs where status = 'succeeded'",
@@ -92,7 +99,12 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     `warehouse: ${r.warehouse}${r.published ? '' : ' (not published yet: run `campaign-warehouse sync`)'}`,
   );
-  if (r.published) {
+  if (r.catalogStale)
+    out.push(
+      'catalog: warehouse.duckdb was written for another place or release (a moved or copied data directory, ' +
+        'or a warehouse from before the lake): run `campaign-warehouse catalog rebuild` (the next sync or sink publish does it too)',
+    );
+  else if (r.published) {
     out.push(
       `freshness: latest snapshot ${r.latestSnapshot ?? 'none'}, last successful sync finished ${r.lastSucceededAt ?? 'never'} (UTC)`,
     );

@@ -17,7 +17,12 @@ const segmentSchema = z
   .strictObject({
     name: z
       .string()
-      .regex(/^[a-z0-9_-]{1,64}$/, 'segment names are 1-64 characters of a-z, 0-9, _ and -')
+      // Not starting with `_`: the lake names a segment's files after it, and `_` marks its
+      // schema anchors (and files that Spark and Hive skip).
+      .regex(
+        /^[a-z0-9][a-z0-9_-]{0,63}$/,
+        'segment names are 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit',
+      )
       .refine((name) => name !== 'all', "'all' is the unfiltered view and cannot name a segment"),
     tags: z
       .array(z.string().regex(/^[^,\s]+$/, 'a tag id has no commas or spaces'))

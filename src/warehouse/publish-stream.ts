@@ -10,7 +10,7 @@ import { type PendingPart, StreamKeys } from './lake/stream-keys.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 import { TableAppender } from './table-appender.js';
 import type { PublishResult, StreamBatch } from './types.js';
-import { sqlString } from './warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from './warehouse-paths.js';
 
 /** Rows appended (and flushed) between two yields to the event loop. */
 const APPEND_SLICE = 2_048;
@@ -37,6 +37,9 @@ export async function publishStream(
     await publishWarehouse(
       dataDir,
       async (tx) => {
+        // A publish retried after running out of memory calls this again: one handle at a time.
+        keys?.close();
+        keys = undefined;
         keys = StreamKeys.open(dataDir, tx.lake);
         keys.recover();
         const documents = firstOfEachKey(
@@ -162,12 +165,31 @@ async function writeHooks(tx: LakeTransaction, hooks: readonly Row[]): Promise<n
   const link = join(tx.lake, 'hooks');
   const target = linkTarget(link);
   const data = linkedFiles(link).filter((name) => labelOf(name) !== SCHEMA_FILE);
-  if (target && data.length) {
-    const files = data.map((name) => sqlString(join(target, name))).join(', ');
-    const reader = await tx.connection.runAndReadAll(
-      `select count(*) from (select * from memory.main.hooks except select * from read_parquet([${files}], union_by_name = true))`,
-    );
-    if (Number(reader.getRows()[0]![0]) === 0) return 0;
-  }
+  if (target && data.length && !(await hooksDiffer(tx, target, data))) return 0;
   return rewriteWhole(tx, 'hooks', ['hook_id'], 'select * from memory.main.hooks');
+}
+
+/**
+ * Whether the batch's hooks differ from the published ones, compared column by column by
+ * name (files written before a migration added a column read it as NULL, and so differ).
+ */
+async function hooksDiffer(tx: LakeTransaction, target: string, files: readonly string[]): Promise<boolean> {
+  const reader = await tx.connection.runAndReadAll(
+    "select column_name from duckdb_columns() where database_name = 'memory' and table_name = 'hooks' order by column_index",
+  );
+  const columns = reader
+    .getRows()
+    .map(([name]) => id(String(name)))
+    .join(', ');
+  const paths = files.map((name) => sqlString(join(target, name))).join(', ');
+  const published = `select ${columns} from read_parquet([${paths}], union_by_name = true)`;
+  try {
+    const diff = await tx.connection.runAndReadAll(
+      `select count(*) from (select ${columns} from memory.main.hooks except ${published})`,
+    );
+    return Number(diff.getRows()[0]![0]) > 0;
+  } catch {
+    // A published file lacking a column the table has now: rewrite.
+    return true;
+  }
 }

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter, writeBytes } from '../../bench/lake-history.js';
 import type { Row } from '../../src/normalize/rows.js';
+import { catalogIsCurrent } from '../../src/warehouse/lake/ensure-lake.js';
 import { liveTargets, sweepVersions } from '../../src/warehouse/lake/sweep-versions.js';
 import { openStaging } from '../../src/warehouse/open-staging.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
@@ -171,6 +172,9 @@ describe('the lake on disk', () => {
     const moved = join(data.dir, 'moved');
     cpSync(first, moved, { recursive: true, verbatimSymlinks: true });
     rmSync(first, { recursive: true });
+    // status changes no file: it says the catalog points elsewhere instead of failing on it.
+    const status = await run(process.execPath, [cli, 'status', '--data-dir', moved]);
+    expect(status.stdout).toMatch(/^catalog: .*run `campaign-warehouse catalog rebuild`/m);
     const { stdout } = await run(process.execPath, [cli, 'catalog', 'rebuild', '--data-dir', moved]);
     expect(stdout).toMatch(/^catalog rebuilt: .*warehouse\.duckdb \(rebuilt\)$/m);
     expect(await scalar(moved, 'select count(*) from latest_post_metrics')).toBe(8);
@@ -182,5 +186,12 @@ describe('the lake on disk', () => {
     await publishStream(again, documents('b', 10, '2026-11-21'));
     expect(await scalar(again, 'select count(*) from stream_documents')).toBe(20);
     expect(await scalar(again, 'select count(*) from post_metrics')).toBe(8);
+    // The same directory reached through a symlink is not a moved one: no rewrite.
+    const alias = join(data.dir, 'alias');
+    symlinkSync(again, alias);
+    const rebuilt = await run(process.execPath, [cli, 'query', '--data-dir', alias, 'select 1']);
+    expect(rebuilt.stdout).not.toMatch(/catalog/);
+    expect(catalogIsCurrent(alias)).toBe(true);
+    expect(catalogIsCurrent(again)).toBe(true);
   });
 });

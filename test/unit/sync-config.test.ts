@@ -54,6 +54,8 @@ describe('sync configuration', () => {
       /segments: segment names must be unique/,
     ],
     [{ segments: [{ name: 'a' }] }, /segments\[0\]: a segment needs tags and\/or sources/],
+    // `_` starts the lake's schema anchors (and files Spark and Hive skip).
+    [{ segments: [{ name: '_schema', tags: ['1'] }] }, /segments\[0\]\.name: segment names are/],
     [{ rps: -1 }, /rps: /],
     [{ rsp: 3 }, /Unrecognized key/],
     ['{ not json', /not valid JSON/],

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /**
@@ -29,9 +30,13 @@ export const ANCHOR_PARTITION = '0001-01-01';
 /** File-name prefix of a schema anchor (Spark and Hive skip files starting with `_`). */
 export const SCHEMA_FILE = '_schema';
 
-/** The lake's absolute path: views hold absolute paths (relative ones follow the reader's CWD). */
+/**
+ * The lake's absolute path: views hold absolute paths (relative ones follow the reader's CWD).
+ * The data directory's real path where it exists, so the same directory reached through a
+ * symlink or bind mount is not taken for a moved one (its catalog rewritten back and forth).
+ */
 export function lakePath(dataDir: string): string {
-  return resolve(dataDir, LAKE_DIR_NAME);
+  return resolve(existsSync(dataDir) ? realpathSync(dataDir) : dataDir, LAKE_DIR_NAME);
 }
 
 export function versionsPath(lake: string, table: string): string {

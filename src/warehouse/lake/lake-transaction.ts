@@ -132,9 +132,11 @@ export class LakeTransaction {
       // in the instant before it is renamed over the old one.
       const temp = join(dirname(link), `.swap-${version.vid}`);
       symlinkSync(relative(dirname(link), version.dir), temp);
+      // Before the swap: a crash right after it must not leave the replaced version with its
+      // creation time, which the next sweep would take for hours of not being live.
+      if (old) utimesSync(old, now, now);
       renameSync(temp, link);
       linkFolders.add(dirname(link));
-      if (old) utimesSync(old, now, now);
     }
     for (const folder of linkFolders) fsyncPath(folder);
     // Versions written but never published (a table with nothing to change).

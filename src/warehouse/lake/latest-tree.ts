@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fsyncPath } from './fsync-path.js';
 import { ANCHOR_PARTITION, labelOf, latestLinkPath, partitionName, SCHEMA_FILE } from './lake-layout.js';
 import type { LakeTable } from './lake-tables.js';
 import type { LakeTransaction } from './lake-transaction.js';
@@ -109,13 +110,17 @@ export function writeLatest(
 ): void {
   const version = tx.newVersion(table.name, 'latest');
   const column = table.partitionColumn!;
+  const dirs = new Set<string>();
   const place = (date: string, path: string) => {
     const dir = join(version.dir, partitionName(column, date));
     mkdirSync(dir, { recursive: true });
     tx.linkFile(path, { dir, vid: version.vid });
+    dirs.add(dir);
   };
   place(ANCHOR_PARTITION, anchorFile);
   for (const { date, path } of entries.values()) place(date, path);
+  // The commit makes the version's own folder durable; these subfolders' new links too.
+  for (const dir of dirs) fsyncPath(dir);
   tx.publish(latestLinkPath(tx.lake, table.name), version);
 }
 
