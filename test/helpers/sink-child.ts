@@ -1,26 +1,6 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { promisify } from 'node:util';
 import { BUILT_CLI } from '../../src/util/built-cli.js';
-import { packageRoot } from '../../src/util/package-root.js';
-
-/**
- * Compiles the project to dist/ (tsconfig.build.json) so a child process can run the real CLI.
- * tsc emits even when an unrelated file has a type error; only a missing CLI is fatal here.
- */
-export async function buildCli(): Promise<string> {
-  await promisify(execFile)(
-    process.execPath,
-    [join(packageRoot(), 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: packageRoot(),
-    },
-  ).catch(() => undefined);
-  if (!existsSync(BUILT_CLI)) throw new Error(`build did not produce ${BUILT_CLI}`);
-  return BUILT_CLI;
-}
 
 export interface SinkChild {
   readonly process: ChildProcess;

@@ -7,8 +7,9 @@ import { hookPath } from '../../src/sink/hook-path.js';
 import { STATE_DB_FILE } from '../../src/state/state-db.js';
 import { BUILT_CLI } from '../../src/util/built-cli.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { firstReleaseDb } from '../helpers/first-release-db.js';
-import { buildCli, spawnSinkCli } from '../helpers/sink-child.js';
+import { spawnSinkCli } from '../helpers/sink-child.js';
 import {
   deliveryBody,
   insertHook,
@@ -65,7 +66,9 @@ describe('sink process: kill -9 and SIGTERM', () => {
   const data = removableTempDir('cw-sink-');
   let hook: TestHook;
   beforeAll(async () => {
-    await buildCli();
+    // Built once by the global setup: rebuilding here rewrote dist/ under other test files'
+    // child processes (a demo's loader thread once loaded a half-written module).
+    ensureBuiltCli();
     hook = insertHook(data.dir);
   }, 240_000);
   afterAll(() => data.remove());
