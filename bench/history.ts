@@ -9,7 +9,7 @@
  * 1.3x). Takes a few minutes and a few GB in a temporary folder it removes (unless --keep).
  */
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Row } from '../src/normalize/rows.js';
@@ -23,7 +23,7 @@ import type { StreamBatch, SyncRunRecord } from '../src/warehouse/types.js';
 import { publishedPath, sqlString } from '../src/warehouse/warehouse-paths.js';
 import { flag, report, tempDir } from './bench-processes.js';
 import { writeStagedDay } from './history-day.js';
-import { benchSyncRun, cloneDays, datesAfter, writeBytes } from './lake-history.js';
+import { benchSyncRun, cloneDays, datesAfter, fileBytes, writeBytes } from './lake-history.js';
 
 const FIRST = '2026-01-01';
 const SINK_DOCS = 1_000;
@@ -177,37 +177,11 @@ function diskBytes(dir: string): number {
   return Number(execFileSync('du', ['-sb', dir], { encoding: 'utf8' }).split('\t')[0]);
 }
 
-/** Bytes of the files (not folders) under `dir`, each inode once. */
-function fileBytes(dir: string, seen = new Set<number>()): number {
-  let bytes = 0;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const stat = lstatSync(path);
-    if (stat.isDirectory()) bytes += fileBytes(path, seen);
-    else if (stat.isFile() && !seen.has(stat.ino)) {
-      seen.add(stat.ino);
-      bytes += stat.size;
-    }
-  }
-  return bytes;
-}
-
 /** Bytes of the files the lake's links make live now, each inode once. */
 function liveBytes(lake: string): number {
   const seen = new Set<number>();
   let bytes = 0;
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const stat = lstatSync(path);
-      if (stat.isDirectory()) walk(path);
-      else if (!seen.has(stat.ino)) {
-        seen.add(stat.ino);
-        bytes += stat.size;
-      }
-    }
-  };
-  for (const target of liveTargets(lake)) walk(target);
+  for (const target of liveTargets(lake)) bytes += fileBytes(target, seen);
   return bytes;
 }
 

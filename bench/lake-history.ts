@@ -1,5 +1,13 @@
 /** Helpers of the history benchmark and the lake tests: a long history written directly, bytes written. */
-import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
 
@@ -60,4 +68,19 @@ export function benchSyncRun(date: string, runId: string, rowsWritten = 0): Sync
     rows_written: rowsWritten,
     error: null,
   };
+}
+
+/** Bytes of the files (not folders, not links) under `dir`, each inode once (hard links share one). */
+export function fileBytes(dir: string, seen = new Set<number>()): number {
+  let bytes = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) bytes += fileBytes(path, seen);
+    else if (stat.isFile() && !seen.has(stat.ino)) {
+      seen.add(stat.ino);
+      bytes += stat.size;
+    }
+  }
+  return bytes;
 }

@@ -13,12 +13,13 @@
  * the default 30 days, 0.97 s over all 180 days, 0.81 s for two campaigns of segment video;
  * peak RSS 231 MB; 193 KB of HTML. (On the native file before the lake: 1.25 s, 2.1 s, 1.42 s.)
  */
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_DAYS, DEFAULT_SEGMENT } from '../src/report/report-options.js';
 import { writeReport } from '../src/report/write-report.js';
 import { queryReadOnly } from '../src/warehouse/query-read-only.js';
 import { flag, report, runCli, tempDir } from './bench-processes.js';
+import { fileBytes } from './lake-history.js';
 import { writeHistory } from './report-history.js';
 
 const TARGET_S = 10;
@@ -75,7 +76,7 @@ export async function runReportBench(args: string[]): Promise<Record<string, num
     'select (select count(*) from post_metrics), (select count(*) from influencer_campaign_metrics), (select count(distinct snapshot_date) from campaign_metrics)',
   );
   const [postRows, influencerRows, snapshots] = counts.rows[0]!.map(Number) as [number, number, number];
-  const fileMb = Math.round(treeBytes(join(dataDir, 'lake')) / 1e6);
+  const fileMb = Math.round(fileBytes(join(dataDir, 'lake')) / 1e6);
   process.stdout.write(
     `lake: ${fileMb} MB, ${postRows} post_metrics rows, ${snapshots} snapshots (built in ${buildS} s)\n`,
   );
@@ -120,15 +121,4 @@ export async function runReportBench(args: string[]): Promise<Record<string, num
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
-}
-
-/** Bytes of the regular files under `dir` (links not followed: each file counted once). */
-function treeBytes(dir: string): number {
-  let bytes = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) bytes += treeBytes(path);
-    else if (entry.isFile()) bytes += lstatSync(path).size;
-  }
-  return bytes;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/user-error.js';
+import { readableDataDir } from './readable-data-dir.js';
 
 const FORMATS = ['table', 'csv', 'json'] as const;
 
@@ -18,12 +19,8 @@ export function registerQuery(program: Command): void {
       const format = FORMATS.find((f) => f === options.format);
       if (!format)
         throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
-      const { existingDataDir } = await import('../config/data-dir.js');
-      const dataDir = existingDataDir(options.dataDir);
+      const dataDir = await readableDataDir(options.dataDir);
       const { queryReadOnly } = await import('../warehouse/query-read-only.js');
-      // A moved data directory (or a previous release's file) gets its catalog first.
-      const { refreshCatalog } = await import('../warehouse/refresh-catalog.js');
-      await refreshCatalog(dataDir);
       const { formatResult } = await import('../warehouse/format-result.js');
       let result: Awaited<ReturnType<typeof queryReadOnly>>;
       try {

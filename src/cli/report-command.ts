@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { readableDataDir } from './readable-data-dir.js';
 import { collect } from './sync-command.js';
 
 /**
@@ -21,11 +22,7 @@ export function registerReport(program: Command): void {
         '../report/report-options.js'
       );
       const days = flags.days === undefined ? DEFAULT_DAYS : parseDays(flags.days);
-      const { existingDataDir } = await import('../config/data-dir.js');
-      const dataDir = existingDataDir(flags.dataDir);
-      // A moved data directory (or a previous release's file) gets its catalog first.
-      const { refreshCatalog } = await import('../warehouse/refresh-catalog.js');
-      await refreshCatalog(dataDir);
+      const dataDir = await readableDataDir(flags.dataDir);
       const { writeReport } = await import('../report/write-report.js');
       const written = await writeReport({
         dataDir,
