@@ -92,22 +92,23 @@ describe('the lake on disk', () => {
     const history = datesAfter('2026-01-01', 90);
     cloneDays(long, '2026-01-01', history);
     expect(await scalar(long, 'select count(distinct snapshot_date) from post_metrics')).toBe(91);
-    // Each the least of three publishes (three new days): the kernel counts a page again when
-    // it is dirtied after a writeback, which other processes' I/O makes come sooner, so one
-    // publish alone can count more than it wrote, never less.
-    const days = ['2026-04-02', '2026-04-03', '2026-04-04'];
-    const least = async (measure: (day: string) => Promise<number>) => {
-      let fewest = Number.POSITIVE_INFINITY;
-      for (const day of days) fewest = Math.min(fewest, await measure(day));
-      return fewest;
+    // Each the median of five publishes (five new days): the kernel counts a page when it is
+    // dirtied, again if it is dirtied after a writeback, and not again if it is still dirty;
+    // other processes' I/O moves the writebacks, so a single small publish can read a few
+    // times more or less than it wrote (seen both ways beside parallel test files).
+    const days = ['2026-04-02', '2026-04-03', '2026-04-04', '2026-04-05', '2026-04-06'];
+    const median = async (measure: (day: string) => Promise<number>) => {
+      const bytes: number[] = [];
+      for (const day of days) bytes.push(await measure(day));
+      return bytes.sort((a, b) => a - b)[Math.floor(bytes.length / 2)]!;
     };
     const sync = {
-      short: await least((day) => syncPublishBytes(short, day, 300)),
-      long: await least((day) => syncPublishBytes(long, day, 300)),
+      short: await median((day) => syncPublishBytes(short, day, 300)),
+      long: await median((day) => syncPublishBytes(long, day, 300)),
     };
     const sink = {
-      short: await least((day) => streamPublishBytes(short, day)),
-      long: await least((day) => streamPublishBytes(long, day)),
+      short: await median((day) => streamPublishBytes(short, day)),
+      long: await median((day) => streamPublishBytes(long, day)),
     };
     console.info(
       `lake publish bytes, 1 day vs 91 days: sync ${JSON.stringify(sync)}, sink ${JSON.stringify(sink)}`,
@@ -116,7 +117,7 @@ describe('the lake on disk', () => {
     expect(sync.long / sync.short).toBeLessThanOrEqual(1.25);
     expect(sink.short).toBeGreaterThan(50_000);
     expect(sink.long / sink.short).toBeLessThanOrEqual(1.25);
-    expect(await scalar(long, 'select count(*) from stream_documents')).toBe(94_000);
+    expect(await scalar(long, 'select count(*) from stream_documents')).toBe(96_000);
   });
 
   it('retention removes only version directories no link points to, once older than the period', async () => {
