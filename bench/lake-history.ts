@@ -40,10 +40,15 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
   }
 }
 
-/** The bytes this process has caused to be written to storage so far (the kernel's accounting). */
-export function writeBytes(): number {
+/**
+ * The kernel's write accounting of this process so far (/proc/self/io): `write_bytes`, what
+ * it caused to be sent to storage (a page is counted when dirtied, not again while it stays
+ * dirty, again if dirtied after a writeback: other processes' I/O moves it), or `wchar`,
+ * every byte it passed to write(2) and pwrite(2) (exact, and also counts pipes and sockets).
+ */
+export function writeBytes(counter: 'write_bytes' | 'wchar' = 'write_bytes'): number {
   const io = readFileSync('/proc/self/io', 'utf8');
-  return Number(/^write_bytes: (\d+)$/m.exec(io)![1]);
+  return Number(new RegExp(`^${counter}: (\\d+)$`, 'm').exec(io)![1]);
 }
 
 /** `count` consecutive dates after `start` (YYYY-MM-DD). */
