@@ -47,12 +47,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const stats: ApiStats = {
     requests: 0,
     retries: 0,
-    throttled: 0,
     overloaded: 0,
     rateLimited: 0,
-    throttleWaitMs: 0,
     overloadWaitMs: 0,
     rateLimitWaitMs: 0,
+    get throttled() {
+      return this.overloaded + this.rateLimited;
+    },
+    get throttleWaitMs() {
+      return this.overloadWaitMs + this.rateLimitWaitMs;
+    },
     get rateRps() {
       return throttle.state.rps;
     },

@@ -104,7 +104,6 @@ export async function sendWithRetry(ctx: SendContext, c: Call): Promise<Reply> {
       });
       const remaining = adaptToRateLimit(ctx, reply);
       if (reply.status === 429) {
-        ctx.stats.throttled++;
         const asked = parseRetryAfter(headerOf(reply, 'retry-after'), Date.now());
         const capped = asked !== undefined && asked > ctx.maxRetryAfterMs;
         const wait = Math.min(asked ?? backoffDelay(throttled + 1, ctx.retryBaseMs), ctx.maxRetryAfterMs);
@@ -225,7 +224,6 @@ function adaptToRateLimit(ctx: SendContext, reply: Reply): number | undefined {
 }
 
 function addWait(stats: ApiStats, kind: RefusalKind, ms: number): void {
-  stats.throttleWaitMs += ms;
   if (kind === 'overload') stats.overloadWaitMs += ms;
   else stats.rateLimitWaitMs += ms;
 }

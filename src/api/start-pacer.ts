@@ -38,10 +38,6 @@ export class StartPacer {
     this.server = new Gcra(...serverBucket(limits), now);
   }
 
-  get current(): PacerLimits {
-    return this.limits;
-  }
-
   update(limits: PacerLimits, now: number): void {
     const l = this.limits;
     if (l.rps === limits.rps && l.serverRps === limits.serverRps && l.burst === limits.burst) return;

@@ -86,10 +86,9 @@ export class Throttle {
 
   /** The RateLimit-* headers of any reply: Limit caps the rate, Remaining teaches the burst. */
   observe(limitRps: number | undefined, remaining: number | undefined): void {
-    const now = this.clock.now();
     if (limitRps !== undefined && limitRps !== this.serverRps) {
       this.serverRps = limitRps;
-      this.controller.cap(limitRps, now);
+      this.controller.cap(limitRps, this.clock.now());
     }
     if (remaining !== undefined && remaining + 1 > this.learnedBurst) {
       const before = this.burst;

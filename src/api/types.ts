@@ -44,14 +44,14 @@ export type ApiEvent =
 export interface ApiStats {
   requests: number;
   retries: number;
-  /** 429 responses received. */
-  throttled: number;
+  /** 429 responses received: `overloaded` + `rateLimited`. */
+  readonly throttled: number;
   /** 429s of an overloaded server (not about our rate). */
   overloaded: number;
   /** 429s saying our rate was too high (RateLimit-Remaining 0, or taken as evidence of it). */
   rateLimited: number;
-  /** Total time requests spent paused by 429 / rate-limit headers (the two below). */
-  throttleWaitMs: number;
+  /** Total time requests spent paused by 429 / rate-limit headers: the two below. */
+  readonly throttleWaitMs: number;
   /** Pauses asked by overload 429s. */
   overloadWaitMs: number;
   /** Pauses asked by rate-limit 429s and RateLimit-Remaining 0. */
