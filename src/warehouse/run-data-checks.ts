@@ -17,11 +17,11 @@ const CHECK_TABLES = ['check_results', 'check_failures', 'drift_observations'] a
 const DRIFT_VIEWS = ['drift_fields', 'drift_stats', 'drift_networks'] as const;
 
 /** The checks of sql/checks in name order; files starting with `_` are their preparation. */
-export function listDataChecks(dir = CHECKS_DIR): DataCheckDefinition[] {
-  return readdirSync(dir)
+export function listDataChecks(): DataCheckDefinition[] {
+  return readdirSync(CHECKS_DIR)
     .filter((file) => file.endsWith('.sql') && !file.startsWith('_'))
     .sort()
-    .map((file) => ({ name: basename(file, '.sql'), sql: sqlBody(join(dir, file)) }));
+    .map((file) => ({ name: basename(file, '.sql'), sql: sqlBody(join(CHECKS_DIR, file)) }));
 }
 
 /**
@@ -31,11 +31,9 @@ export function listDataChecks(dir = CHECKS_DIR): DataCheckDefinition[] {
  * Reads only staged rows (no API request). Each check's comparisons are made and counted
  * in SQL; only the failing rows are kept.
  */
-export async function runDataChecks(
-  input: DataCheckInput,
-  checks: readonly DataCheckDefinition[] = listDataChecks(),
-): Promise<DataCheckOutcome> {
+export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOutcome> {
   const started = performance.now();
+  const checks = listDataChecks();
   const db = await openWriter(input.stagingPath, STAGING_SETTINGS);
   try {
     const c = db.connection;
