@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { packageRoot } from '../util/package-root.js';
+import { listViews } from './create-views.js';
 import { openWriter, STAGING_SETTINGS } from './open-database.js';
 import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from './types.js';
 
@@ -18,10 +19,9 @@ const DRIFT_VIEWS = ['drift_fields', 'drift_stats', 'drift_networks'] as const;
 
 /** The checks of sql/checks in name order; files starting with `_` are their preparation. */
 export function listDataChecks(): DataCheckDefinition[] {
-  return readdirSync(CHECKS_DIR)
-    .filter((file) => file.endsWith('.sql') && !file.startsWith('_'))
-    .sort()
-    .map((file) => ({ name: basename(file, '.sql'), sql: sqlBody(join(CHECKS_DIR, file)) }));
+  return listViews(CHECKS_DIR)
+    .filter((check) => !check.name.startsWith('_'))
+    .map((check) => ({ name: check.name, sql: withoutSemicolon(check.sql) }));
 }
 
 /**
@@ -145,5 +145,9 @@ async function readDrift(c: DuckDBConnection): Promise<DriftObservation[]> {
 
 /** A SQL file's statement(s), without the trailing semicolon (so it can be nested). */
 function sqlBody(path: string): string {
-  return readFileSync(path, 'utf8').trim().replace(/;\s*$/, '');
+  return withoutSemicolon(readFileSync(path, 'utf8'));
+}
+
+function withoutSemicolon(sql: string): string {
+  return sql.trim().replace(/;\s*$/, '');
 }
