@@ -22,6 +22,14 @@ stream_documents as (
 
     select document_id from main.stream_documents
 
+),
+
+-- One pass over stream_deliveries for both figures.
+deliveries as (
+
+    select max(received_at) as last_delivery_received_at, count(*) as deliveries
+    from stream_deliveries
+
 )
 
 select
@@ -29,8 +37,8 @@ select
     s.snapshot_date as sync_snapshot_date,
     s.finished_at as sync_finished_at,
     s.hours_since_finished as sync_hours_ago,
-    (select max(received_at) from stream_deliveries) as last_delivery_received_at,
-    (select count(*) from stream_deliveries) as deliveries,
+    d.last_delivery_received_at,
+    d.deliveries,
     (select count(*) from stream_documents) as documents
-from (select 1) as one
+from deliveries as d
 left join latest_sync as s on true

@@ -17,9 +17,20 @@ stream_documents as (
 
     select published_date, received_at from main.stream_documents
 
+),
+
+-- One pass over campaign_metrics for both figures.
+snapshots as (
+
+    select
+        max(snapshot_date) filter (where segment = $segment) as latest_snapshot,
+        string_agg(distinct segment, ',' order by segment) as segments
+    from campaign_metrics
+
 )
 
 select
-    (select max(snapshot_date) from campaign_metrics where segment = $segment) as latest_snapshot,
-    (select string_agg(distinct segment, ',' order by segment) from campaign_metrics) as segments,
+    s.latest_snapshot,
+    s.segments,
     (select max(cast(coalesce(published_date, received_at) as date)) from stream_documents) as documents_to
+from snapshots as s

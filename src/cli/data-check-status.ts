@@ -4,28 +4,20 @@
  * drift first seen in the latest published snapshot.
  */
 import { describeFailures } from '../extract/check-before-publish.js';
-import { loadDataCheckRecord } from '../state/data-check-record.js';
+import { type DataCheckRecord, loadDataCheckRecord } from '../state/data-check-record.js';
 import type { StateDb } from '../state/state-db.js';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
-import type { DataCheckResult } from '../warehouse/types.js';
+import type { DataCheckResult, DriftObservation } from '../warehouse/types.js';
 
-export interface DataCheckStatus {
-  readonly runId: string;
-  readonly snapshotDate: string;
-  readonly mode: 'warn' | 'strict';
-  readonly checkedAt: string;
+/** The latest run's record, its results reduced to how many ran and those that failed. */
+export type DataCheckStatus = Omit<DataCheckRecord, 'results'> & {
   /** Checks run, each once per segment. */
   readonly ran: number;
   readonly failed: readonly DataCheckResult[];
-  readonly error?: string;
-}
+};
 
-export interface NewDrift {
-  readonly level: string;
-  readonly kind: string;
-  readonly name: string;
-  readonly occurrences: number;
-}
+/** Drift as the schema_drift view has it: over the segments, so without one. */
+export type NewDrift = Omit<DriftObservation, 'segment'>;
 
 export function dataCheckStatus(state: StateDb): DataCheckStatus | null {
   const record = loadDataCheckRecord(state);

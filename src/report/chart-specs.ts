@@ -16,10 +16,12 @@ const DAY_AXIS = {
   axis: { labelAngle: 0, labelOverlap: true, format: '%b %d' },
 } as const;
 
-/** Engagement and EMV of the followed campaigns per snapshot: two line charts, one legend. */
+/**
+ * Engagement and EMV of the followed campaigns per snapshot: two line charts, one legend.
+ * `history` rows carry the campaign's label (`campaign`, as its table shows it).
+ */
 export function historySpec(history: readonly Row[], followed: readonly Row[]): TopLevelSpec {
-  const label = new Map(followed.map((f) => [f.campaign_id, f.campaign]));
-  const values = history.map((r) => ({ ...r, campaign: label.get(r.campaign_id) ?? r.campaign_id }));
+  const values = history.map((r) => ({ ...r, campaign: r.campaign ?? r.campaign_id }));
   const line = (field: string, title: string) => ({
     width: WIDE,
     height: 190,

@@ -77,7 +77,7 @@ export async function loadReportData(options: ReportOptions, now = new Date()): 
       ? { from: windowStart(documentsTo, options.days), to: documentsTo }
       : null;
     const [freshness = {}] = await run('freshness', {});
-    const checks = await loadChecks(query, run, options);
+    const checks = await loadChecks(query, run, options.segment, campaigns);
     const facts = window ? await loadFacts(run, options, window, campaigns) : NO_FACTS;
     const documents = documentsWindow ? await run('documents_daily', documentsWindow) : [];
     return {
@@ -132,21 +132,21 @@ async function loadFacts(
   };
 }
 
-async function loadChecks(query: ReadQuery, run: Run, options: ReportOptions): Promise<ChecksData> {
+async function loadChecks(
+  query: ReadQuery,
+  run: Run,
+  segment: string,
+  campaigns: string,
+): Promise<ChecksData> {
   const views = await query(
     `select view_name from duckdb_views() where schema_name = 'main' and view_name in (${CHECK_VIEWS.map((v) => `'${v}'`).join(', ')})`,
   );
   if (views.rows.length < CHECK_VIEWS.length) return { recorded: false };
   try {
-    const checks = await run('data_checks', { segment: options.segment });
+    const checks = await run('data_checks', { segment });
     const snapshot = (checks[0]?.snapshot_date as string | undefined) ?? null;
     const failures = snapshot
-      ? await run('data_check_failures', {
-          segment: options.segment,
-          snapshot,
-          campaigns: JSON.stringify(options.campaigns),
-          top: MAX_CHECK_FAILURES,
-        })
+      ? await run('data_check_failures', { segment, snapshot, campaigns, top: MAX_CHECK_FAILURES })
       : [];
     return { recorded: true, snapshot, checks, failures };
   } catch (error) {

@@ -29,6 +29,17 @@ interface ChartSection {
   readonly extra?: string;
 }
 
+/** The figures that add up across campaigns, labelled alike in every table showing them. */
+const ENGAGEMENT_EMV: readonly Column[] = [
+  { key: 'engagement', label: 'engagement', kind: 'count' },
+  { key: 'emv', label: 'EMV', kind: 'amount' },
+];
+const SUMMED: readonly Column[] = [
+  { key: 'campaigns', label: 'campaigns', kind: 'count' },
+  { key: 'posts', label: 'posts', kind: 'count' },
+  ...ENGAGEMENT_EMV,
+];
+
 export async function renderReportPage(data: ReportData): Promise<string> {
   const sections = await Promise.all(chartSections(data).map(renderSection));
   const scope = data.campaigns.length ? data.campaigns.map(escapeHtml).join(', ') : 'all';
@@ -76,6 +87,7 @@ function chartSections(data: ReportData): ChartSection[] {
   const label = new Map(data.followed.map((f) => [f.campaign_id, f.campaign]));
   const named = (rows: readonly Row[]) =>
     rows.map((r) => ({ ...r, campaign: label.get(r.campaign_id) ?? null }));
+  const history = named(data.history);
   return [
     {
       id: 'campaigns',
@@ -85,16 +97,15 @@ function chartSections(data: ReportData): ChartSection[] {
         : `Engagement and EMV, on each snapshot of the window, of the campaigns with the most engagement on ${escapeHtml(latest)} (the top ${TOP_CAMPAIGNS}).`,
       rows: data.history,
       empty: 'No campaign snapshot in this window: nothing to draw.',
-      spec: () => historySpec(data.history, data.followed),
+      spec: () => historySpec(history, data.followed),
       table: {
         caption: 'Engagement and EMV per snapshot and campaign',
         columns: [
           { key: 'snapshot_date', label: 'snapshot', kind: 'date' },
           { key: 'campaign', label: 'campaign', kind: 'text' },
-          { key: 'engagement', label: 'engagement', kind: 'count' },
-          { key: 'emv', label: 'EMV', kind: 'amount' },
+          ...ENGAGEMENT_EMV,
         ],
-        rows: named(data.history),
+        rows: history,
       },
     },
     {
@@ -106,13 +117,7 @@ function chartSections(data: ReportData): ChartSection[] {
       spec: () => networkSpec(data.networkTotals),
       table: {
         caption: 'Posts, engagement and EMV per network',
-        columns: [
-          { key: 'network', label: 'network', kind: 'text' },
-          { key: 'campaigns', label: 'campaigns', kind: 'count' },
-          { key: 'posts', label: 'posts', kind: 'count' },
-          { key: 'engagement', label: 'engagement', kind: 'count' },
-          { key: 'emv', label: 'EMV', kind: 'amount' },
-        ],
+        columns: [{ key: 'network', label: 'network', kind: 'text' }, ...SUMMED],
       },
       extra:
         data.networkReach.length === 0
@@ -141,10 +146,7 @@ function chartSections(data: ReportData): ChartSection[] {
         columns: [
           { key: 'influencer', label: 'influencer', kind: 'text' },
           { key: 'influencer_id', label: 'id', kind: 'text' },
-          { key: 'campaigns', label: 'campaigns', kind: 'count' },
-          { key: 'posts', label: 'posts', kind: 'count' },
-          { key: 'engagement', label: 'engagement', kind: 'count' },
-          { key: 'emv', label: 'EMV', kind: 'amount' },
+          ...SUMMED,
           { key: 'followers', label: 'followers', kind: 'count' },
         ],
       },

@@ -44,6 +44,13 @@ const off = (value: unknown): number => Math.round(Number(value) * 1.1) + 1;
 const offMoney = (value: unknown): number => Math.round((Number(value) * 1.1 + 1) * 100) / 100;
 const reach = (value: unknown): unknown => (typeof value === 'number' ? value * 3 + 17 : value);
 
+/** A record's `reach` and, where its `stats` has one, `stats.reach`, broken. */
+function breakReach(record: Json): void {
+  record.reach = reach(record.reach);
+  const stats = record.stats as Json | undefined;
+  if (stats && 'reach' in stats) stats.reach = reach(stats.reach);
+}
+
 function faultsOf(list: readonly Inconsistency[], campaignId: string): Inconsistency[] {
   return list.filter((f) => f.campaignId === campaignId);
 }
@@ -63,11 +70,7 @@ export function breakCampaignDetail(campaign: Json, list: readonly Inconsistency
     }
     if (fault.kind === 'reach') {
       metrics.total_reach = reach(metrics.total_reach);
-      for (const entry of Object.values(sources)) {
-        entry.reach = reach(entry.reach);
-        const stats = entry.stats as Json;
-        if ('reach' in stats) stats.reach = reach(stats.reach);
-      }
+      for (const entry of Object.values(sources)) breakReach(entry);
     }
   }
 }
@@ -75,11 +78,7 @@ export function breakCampaignDetail(campaign: Json, list: readonly Inconsistency
 /** A page of posts, broken as asked (only reach: posts are what the other levels sum). */
 export function breakPosts(campaignId: string, posts: readonly Json[], list: readonly Inconsistency[]): void {
   if (!faultsOf(list, campaignId).some((f) => f.kind === 'reach')) return;
-  for (const post of posts) {
-    post.reach = reach(post.reach);
-    const stats = post.stats as Json;
-    if ('reach' in stats) stats.reach = reach(stats.reach);
-  }
+  for (const post of posts) breakReach(post);
 }
 
 /** Every influencer in view (before paging), broken as asked. */
@@ -99,10 +98,7 @@ export function breakInfluencers(
     }
     if (fault.kind === 'reach') {
       for (const influencer of influencers) {
-        const metrics = influencer.campaign_metrics as Json;
-        metrics.reach = reach(metrics.reach);
-        const stats = metrics.stats as Json | undefined;
-        if (stats && 'reach' in stats) stats.reach = reach(stats.reach);
+        breakReach(influencer.campaign_metrics as Json);
         const profile = influencer.influencer_metrics as Json;
         profile.true_reach = reach(profile.true_reach);
       }

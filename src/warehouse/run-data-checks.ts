@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { packageRoot } from '../util/package-root.js';
+import { listViews } from './create-views.js';
 import { openWriter, STAGING_SETTINGS } from './open-database.js';
 import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from './types.js';
 
@@ -17,11 +18,10 @@ const CHECK_TABLES = ['check_results', 'check_failures', 'drift_observations'] a
 const DRIFT_VIEWS = ['drift_fields', 'drift_stats', 'drift_networks'] as const;
 
 /** The checks of sql/checks in name order; files starting with `_` are their preparation. */
-export function listDataChecks(dir = CHECKS_DIR): DataCheckDefinition[] {
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.sql') && !file.startsWith('_'))
-    .sort()
-    .map((file) => ({ name: basename(file, '.sql'), sql: sqlBody(join(dir, file)) }));
+export function listDataChecks(): DataCheckDefinition[] {
+  return listViews(CHECKS_DIR)
+    .filter((check) => !check.name.startsWith('_'))
+    .map((check) => ({ name: check.name, sql: withoutSemicolon(check.sql) }));
 }
 
 /**
@@ -31,11 +31,9 @@ export function listDataChecks(dir = CHECKS_DIR): DataCheckDefinition[] {
  * Reads only staged rows (no API request). Each check's comparisons are made and counted
  * in SQL; only the failing rows are kept.
  */
-export async function runDataChecks(
-  input: DataCheckInput,
-  checks: readonly DataCheckDefinition[] = listDataChecks(),
-): Promise<DataCheckOutcome> {
+export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOutcome> {
   const started = performance.now();
+  const checks = listDataChecks();
   const db = await openWriter(input.stagingPath, STAGING_SETTINGS);
   try {
     const c = db.connection;
@@ -147,5 +145,9 @@ async function readDrift(c: DuckDBConnection): Promise<DriftObservation[]> {
 
 /** A SQL file's statement(s), without the trailing semicolon (so it can be nested). */
 function sqlBody(path: string): string {
-  return readFileSync(path, 'utf8').trim().replace(/;\s*$/, '');
+  return withoutSemicolon(readFileSync(path, 'utf8'));
+}
+
+function withoutSemicolon(sql: string): string {
+  return sql.trim().replace(/;\s*$/, '');
 }
