@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ServiceFlags } from '../service/run-service.js';
+import type { ServiceFlags } from '../config/service-config.js';
 import { numberIn } from './simulate-command.js';
 
 export function registerServe(program: Command): void {

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { catalogIsCurrent } from '../warehouse/lake/ensure-lake.js';
-import { queryReadOnly } from '../warehouse/query-read-only.js';
+import { withReadOnly } from '../warehouse/query-read-only.js';
 import { publishedPath } from '../warehouse/warehouse-paths.js';
 import { type DataCheckStatus, formatDataCheckStatus, type NewDrift, newDrift } from './data-check-status.js';
 import { readStatusFiles } from './read-status-files.js';
@@ -71,24 +71,24 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
   // status changes no file; it says what rewrites the catalog instead of reading through it.
   report.catalogStale = report.published && !catalogIsCurrent(dataDir);
   if (report.published && !report.catalogStale) {
-    const fresh = await queryReadOnly(
-      dataDir,
-      "select max(snapshot_date)::varchar, max(finished_at)::varchar from sync_runs where status = 'succeeded'",
-    );
-    report.latestSnapshot = (fresh.rows[0]?.[0] as string | null) ?? null;
-    report.lastSucceededAt = (fresh.rows[0]?.[1] as string | null) ?? null;
-    // The tables are views over the lake; count(*) reads only the Parquet files' footers.
-    const tables = await queryReadOnly(
-      dataDir,
-      "select view_name from duckdb_views() where schema_name = 'main' and sql ilike '%read_parquet(%' order by view_name",
-    );
-    if (tables.rows.length) {
-      const counts = await queryReadOnly(
-        dataDir,
-        `select * from (${tables.rows.map(([name]) => `select '${name}' as t, count(*) from "${name}"`).join(' union all ')}) order by t`,
+    // One read-only session for the freshness and the row counts.
+    await withReadOnly(dataDir, async (query) => {
+      const fresh = await query(
+        "select max(snapshot_date)::varchar, max(finished_at)::varchar from sync_runs where status = 'succeeded'",
       );
-      for (const [name, rows] of counts.rows) report.rowCounts[String(name)] = Number(rows);
-    }
+      report.latestSnapshot = (fresh.rows[0]?.[0] as string | null) ?? null;
+      report.lastSucceededAt = (fresh.rows[0]?.[1] as string | null) ?? null;
+      // The tables are views over the lake; count(*) reads only the Parquet files' footers.
+      const tables = await query(
+        "select view_name from duckdb_views() where schema_name = 'main' and sql ilike '%read_parquet(%' order by view_name",
+      );
+      if (tables.rows.length) {
+        const counts = await query(
+          `select * from (${tables.rows.map(([name]) => `select '${name}' as t, count(*) from "${name}"`).join(' union all ')}) order by t`,
+        );
+        for (const [name, rows] of counts.rows) report.rowCounts[String(name)] = Number(rows);
+      }
+    });
     if (report.latestSnapshot) report.newDrift = await newDrift(dataDir, report.latestSnapshot);
   }
   return report;

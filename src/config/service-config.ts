@@ -33,10 +33,8 @@ export function resolveServiceConfig(
 ): ServiceConfig {
   // The flags first: a bad --cron is named even when the environment lacks the API key.
   const flagProblem =
-    (flags.cron !== undefined && cronProblem(flags.cron) && `--cron: ${cronProblem(flags.cron)}`) ||
-    (flags.timezone !== undefined &&
-      timezoneProblem(flags.timezone) &&
-      `--timezone: ${timezoneProblem(flags.timezone)}`) ||
+    (flags.cron !== undefined && named('--cron', cronProblem(flags.cron))) ||
+    (flags.timezone !== undefined && named('--timezone', timezoneProblem(flags.timezone))) ||
     (flags.host !== undefined && flags.host.trim() === '' && '--host: an address cannot be empty');
   if (flagProblem) throw new UserError(flagProblem);
   const sync = resolveSyncConfig(flags, env);
@@ -56,4 +54,9 @@ export function resolveServiceConfig(
         : {}),
     },
   };
+}
+
+/** A flag's problem as its error line, or undefined when there is none. */
+function named(flag: string, problem: string | undefined): string | undefined {
+  return problem && `${flag}: ${problem}`;
 }

@@ -17,8 +17,6 @@ import { listenForStop } from '../util/stop-signals.js';
 import { runSyncInChild } from './run-sync-in-child.js';
 import { Scheduler } from './scheduler.js';
 
-export type { ServiceFlags };
-
 export async function runService(flags: ServiceFlags): Promise<void> {
   const { sync: config, schedule, sink: sinkOptions } = resolveServiceConfig(flags);
   const logger = createLogger('serve');

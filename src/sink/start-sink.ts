@@ -14,7 +14,7 @@ import { InboxWriter } from './inbox-writer.js';
 import { Loader, type LoadResult, type PublishStream, type SinkLoader } from './loader.js';
 import { LoaderThread } from './loader-thread.js';
 import { SchemaValidators } from './schema-validators.js';
-import { type DeliveryOutcome, SinkMetrics } from './sink-metrics.js';
+import { type DeliveryOutcome, type SinkGaugeSources, SinkMetrics } from './sink-metrics.js';
 import { resolveSinkOptions, type SinkOptions } from './sink-options.js';
 
 export interface SinkStats {
@@ -100,7 +100,7 @@ export async function startSink(
     backlog: () => progress.backlog(),
     publishLagSeconds: () => progress.publishLagSeconds(),
     lastPublishSeconds: () => progress.lastPublishSeconds(),
-    syncRuns: () => syncRuns(state),
+    syncRuns: syncRunsReader(state),
     dataChecks: () => loadDataCheckRecord(state)?.results ?? [],
   });
   const writer = new InboxWriter(join(o.dataDir, INBOX_DB_FILE), {
@@ -213,19 +213,30 @@ export async function startSink(
   };
 }
 
-/** What /metrics says of the nightly syncs: read from the runs table at each scrape. */
-function syncRuns(state: StateDb): { lastSuccessSeconds: number; failed: number; lastFailed: boolean } {
-  const row = state.sqlite
-    .prepare(
-      `select max(case when status = 'succeeded' then finished_at end) as last_success,
-              sum(case when status = 'failed' then 1 else 0 end) as failed,
-              (select status from runs order by started_at desc limit 1) as last_status
-       from runs`,
-    )
-    .get() as { last_success: string | null; failed: number | null; last_status: string | null };
-  return {
-    lastSuccessSeconds: row.last_success ? Date.parse(row.last_success) / 1000 : 0,
-    failed: row.failed ?? 0,
-    lastFailed: row.last_status === 'failed',
+interface SyncRunsRow {
+  last_success: string | null;
+  failed: number | null;
+  last_status: string | null;
+}
+
+/**
+ * What /metrics says of the nightly syncs: read from the runs table at each scrape, through
+ * one statement prepared when the sink starts.
+ */
+function syncRunsReader(state: StateDb): SinkGaugeSources['syncRuns'] {
+  const statement = state.sqlite.prepare<[], SyncRunsRow>(
+    `select max(case when status = 'succeeded' then finished_at end) as last_success,
+            sum(case when status = 'failed' then 1 else 0 end) as failed,
+            (select status from runs order by started_at desc limit 1) as last_status
+     from runs`,
+  );
+  return () => {
+    // An aggregate without group by: always one row.
+    const row = statement.get() as SyncRunsRow;
+    return {
+      lastSuccessSeconds: row.last_success ? Date.parse(row.last_success) / 1000 : 0,
+      failed: row.failed ?? 0,
+      lastFailed: row.last_status === 'failed',
+    };
   };
 }

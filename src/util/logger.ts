@@ -24,7 +24,7 @@ export function createLogger(name = 'campaign-warehouse'): Logger {
 }
 
 /** CW_LOG_LEVEL, checked: one of pino's levels (default info). */
-export function logLevel(env: NodeJS.ProcessEnv = process.env): string {
+function logLevel(env: NodeJS.ProcessEnv = process.env): string {
   const level = env.CW_LOG_LEVEL ?? 'info';
   const known = [...Object.keys(pino.levels.values), 'silent'];
   if (!known.includes(level))
