@@ -123,7 +123,7 @@ async function replaceFacts(
     rows += written;
   }
   const latest = nextLatest(tx.lake, table, readLatest(tx.lake, table.name), date, files, segments);
-  const anchor = anchorFile(tx.lake, table);
+  const anchor = latest && anchorFile(tx.lake, table);
   if (latest && anchor) writeLatest(tx, table, latest, anchor);
   return rows;
 }
