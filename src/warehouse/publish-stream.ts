@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Row } from '../normalize/rows.js';
+import { fillScratch } from './fill-scratch.js';
 import { dataFileName, labelOf, partitionName, SCHEMA_FILE } from './lake/lake-layout.js';
 import { STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
 import type { LakeTransaction } from './lake/lake-transaction.js';
@@ -8,12 +8,8 @@ import { linkedVersion } from './lake/link-target.js';
 import { rewriteWhole } from './lake/rewrite-whole.js';
 import { type PendingPart, StreamKeys } from './lake/stream-keys.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
-import { TableAppender } from './table-appender.js';
 import type { PublishResult, StreamBatch } from './types.js';
 import { sqlIdentifier as id, sqlString } from './warehouse-paths.js';
-
-/** Rows appended (and flushed) between two yields to the event loop. */
-const APPEND_SLICE = 2_048;
 
 /**
  * The sink loader's publish: lands a batch of pushed documents, deliveries and hook states.
@@ -130,21 +126,11 @@ async function writeParts(
   }
   const parts: WrittenPart[] = [];
   for (const [date, dateRows] of [...byDate].sort(([a], [b]) => a.localeCompare(b))) {
-    await tx.connection.run(`delete from memory.main.${table}`);
-    const appender = await TableAppender.create(tx.connection, table, 'memory');
-    // In slices with a yield between: the appender's flush is a synchronous native call.
-    for (let from = 0; from < dateRows.length; from += APPEND_SLICE) {
-      appender.append(dateRows.slice(from, from + APPEND_SLICE));
-      appender.flush();
-      await yieldToLoop();
-    }
-    appender.close();
+    const select = await fillScratch(tx, table, dateRows);
     const link = join(tx.lake, table, partitionName(STREAM_PARTITION_COLUMN, date));
     const { version } = tx.nextVersion(link, table, date, () => true);
     const file = dataFileName('p', version.vid);
-    await tx.write(`select * from memory.main.${table}`, version, file, {
-      wide: table === 'stream_documents',
-    });
+    await tx.write(select, version, file, { wide: table === 'stream_documents' });
     parts.push({ table, link, file, rows: dateRows });
   }
   return parts;
@@ -157,15 +143,12 @@ async function writeHooks(tx: LakeTransaction, hooks: readonly Row[]): Promise<n
     (row) => String(row.hook_id),
     () => 0,
   );
-  await tx.connection.run('delete from memory.main.hooks');
-  const appender = await TableAppender.create(tx.connection, 'hooks', 'memory');
-  appender.append(latest);
-  appender.close();
+  const select = await fillScratch(tx, 'hooks', latest);
   // The loader passes every hook at each publish: rewrite only when one changed.
   const current = linkedVersion(join(tx.lake, 'hooks'));
   const data = current?.files.filter((name) => labelOf(name) !== SCHEMA_FILE) ?? [];
   if (current && data.length && !(await hooksDiffer(tx, current.dir, data))) return 0;
-  return rewriteWhole(tx, 'hooks', ['hook_id'], 'select * from memory.main.hooks', current);
+  return rewriteWhole(tx, 'hooks', ['hook_id'], select, current);
 }
 
 /**
