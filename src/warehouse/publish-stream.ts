@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Row } from '../normalize/rows.js';
 import { fillScratch } from './fill-scratch.js';
 import { dataFileName, labelOf, partitionName, SCHEMA_FILE } from './lake/lake-layout.js';
-import { STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
+import { isWide, STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
 import type { LakeTransaction } from './lake/lake-transaction.js';
 import { linkedVersion } from './lake/link-target.js';
 import { rewriteWhole } from './lake/rewrite-whole.js';
@@ -130,7 +130,7 @@ async function writeParts(
     const link = join(tx.lake, table, partitionName(STREAM_PARTITION_COLUMN, date));
     const { version } = tx.nextVersion(link, table, date, () => true);
     const file = dataFileName('p', version.vid);
-    await tx.write(select, version, file, { wide: table === 'stream_documents' });
+    await tx.write(select, version, file, { wide: isWide(tx.table(table)) });
     parts.push({ table, link, file, rows: dateRows });
   }
   return parts;

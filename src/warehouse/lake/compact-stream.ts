@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sqlString } from '../warehouse-paths.js';
 import { ANCHOR_PARTITION, dataFileName, partitionName } from './lake-layout.js';
+import { isWide } from './lake-tables.js';
 import type { LakeTransaction } from './lake-transaction.js';
 import { linkedVersion } from './link-target.js';
 import { StreamKeys } from './stream-keys.js';
@@ -41,7 +42,7 @@ export async function compactStream(tx: LakeTransaction, today: string): Promise
         `select * from read_parquet([${paths}], union_by_name = true) order by received_at`,
         version,
         dataFileName('c', version.vid),
-        { wide: table.columns.some((c) => c.type === 'JSON'), keepEmpty: true },
+        { wide: isWide(table), keepEmpty: true },
       );
       merged[table.name] += 1;
     }

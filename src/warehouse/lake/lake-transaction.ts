@@ -21,6 +21,11 @@ export interface NewVersion {
 export const WIDE_ROW_GROUP_SIZE = 16_384;
 const DEFAULT_ROW_GROUP_SIZE = 122_880;
 
+/** Rows per row group of a lake file (`wide`: the table has a JSON column, see isWide). */
+export function rowGroupSize(wide: boolean | undefined): number {
+  return wide ? WIDE_ROW_GROUP_SIZE : DEFAULT_ROW_GROUP_SIZE;
+}
+
 /**
  * One publish's changes to the lake: new version directories, then one link swap per table
  * partition (or whole table) at commit. Nothing is visible before commit; abort removes what
@@ -89,9 +94,8 @@ export class LakeTransaction {
     options: { params?: (string | number)[]; keepEmpty?: boolean; wide?: boolean } = {},
   ): Promise<number> {
     const path = join(version.dir, name);
-    const rowGroup = options.wide ? WIDE_ROW_GROUP_SIZE : DEFAULT_ROW_GROUP_SIZE;
     const result = await this.connection.run(
-      `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${rowGroup})`,
+      `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${rowGroupSize(options.wide)})`,
       options.params,
     );
     const rows = Number(result.rowsChanged);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ENTITY_KEYS } from '../table-keys.js';
 import { sqlIdentifier as id, sqlString } from '../warehouse-paths.js';
 import { dataFileName, labelOf, SCHEMA_FILE } from './lake-layout.js';
-import type { LakeTable } from './lake-tables.js';
+import { isWide, type LakeTable } from './lake-tables.js';
 import type { LakeTransaction } from './lake-transaction.js';
 import { linkedVersion } from './link-target.js';
 
@@ -57,7 +57,7 @@ export async function upsertEntities(tx: LakeTransaction, table: LakeTable, stag
     (name) => !data.includes(name) || !touched.has(monthOf(name)),
     current,
   );
-  const wide = table.columns.some((c) => c.type === 'JSON');
+  const wide = isWide(table);
   const columns = table.columns.map((c) => id(c.name)).join(', ');
   for (const month of [...touched].sort()) {
     const monthFiles = paths.filter((path) => monthOf(path.split('/').pop()!) === month);
