@@ -1,14 +1,8 @@
 /** Helpers of the history benchmark and the lake tests: a long history written directly, bytes written. */
-import {
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  symlinkSync,
-} from 'node:fs';
-import { join } from 'node:path';
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { LAKE_DIR_NAME, partitionName, versionsPath } from '../src/warehouse/lake/lake-layout.js';
+import { linkTarget } from '../src/warehouse/lake/link-target.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
 
 /**
@@ -17,8 +11,9 @@ import type { SyncRunRecord } from '../src/warehouse/types.js';
  * would hold them (a version directory under _versions/ and a partition link).
  */
 export function cloneDays(dataDir: string, from: string, dates: readonly string[]): void {
-  const lake = join(dataDir, 'lake');
+  const lake = join(dataDir, LAKE_DIR_NAME);
   for (const table of readdirSync(lake)) {
+    // _versions, _latest and dot names are not tables.
     if (table.startsWith('_') || table.startsWith('.')) continue;
     const dir = join(lake, table);
     let entries: string[];
@@ -30,12 +25,12 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
     const source = entries.find((name) => name.endsWith(`=${from}`));
     if (!source) continue;
     const column = source.split('=')[0]!;
-    const target = join(dir, readlinkSync(join(dir, source)));
+    const target = linkTarget(join(dir, source))!;
     for (const date of dates) {
-      const version = join(lake, '_versions', table, `${date}.history`);
+      const version = join(versionsPath(lake, table), `${date}.history`);
       mkdirSync(version, { recursive: true });
       for (const file of readdirSync(target)) linkSync(join(target, file), join(version, file));
-      symlinkSync(`../_versions/${table}/${date}.history`, join(dir, `${column}=${date}`));
+      symlinkSync(relative(dir, version), join(dir, partitionName(column, date)));
     }
   }
 }

@@ -1,7 +1,6 @@
 /** The warehouse module: the one place that opens DuckDB (see types.ts for the contract). */
 export { applyMigrations, listMigrations } from './apply-migrations.js';
 export { createViews, listViews } from './create-views.js';
-export { ensureLake } from './lake/ensure-lake.js';
 export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
 export { openStaging } from './open-staging.js';
 export { publishRunRecord } from './publish-run-record.js';

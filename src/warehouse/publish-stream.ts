@@ -1,19 +1,15 @@
 import { join } from 'node:path';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Row } from '../normalize/rows.js';
+import { fillScratch } from './fill-scratch.js';
 import { dataFileName, labelOf, partitionName, SCHEMA_FILE } from './lake/lake-layout.js';
-import { STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
+import { isWide, STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
 import type { LakeTransaction } from './lake/lake-transaction.js';
-import { linkedFiles, linkTarget } from './lake/link-target.js';
+import { linkedVersion } from './lake/link-target.js';
 import { rewriteWhole } from './lake/rewrite-whole.js';
 import { type PendingPart, StreamKeys } from './lake/stream-keys.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
-import { TableAppender } from './table-appender.js';
 import type { PublishResult, StreamBatch } from './types.js';
 import { sqlIdentifier as id, sqlString } from './warehouse-paths.js';
-
-/** Rows appended (and flushed) between two yields to the event loop. */
-const APPEND_SLICE = 2_048;
 
 /**
  * The sink loader's publish: lands a batch of pushed documents, deliveries and hook states.
@@ -55,12 +51,14 @@ export async function publishStream(
           return true;
         });
         pending = [
-          ...(await writeParts(tx, 'stream_documents', documents, (row) => ({
-            documents: [[String(row.hook_id), String(row.document_id)]],
-          }))),
-          ...(await writeParts(tx, 'stream_deliveries', deliveries, (row) => ({
-            deliveries: [Number(row.delivery_id)],
-          }))),
+          ...(await writeParts(tx, 'stream_documents', documents)).map(({ rows, ...part }) => ({
+            ...part,
+            documents: rows.map((row) => [String(row.hook_id), String(row.document_id)] as const),
+          })),
+          ...(await writeParts(tx, 'stream_deliveries', deliveries)).map(({ rows, ...part }) => ({
+            ...part,
+            deliveries: rows.map((row) => Number(row.delivery_id)),
+          })),
         ];
         rowsByTable.stream_documents = documents.length;
         rowsByTable.stream_deliveries = deliveries.length;
@@ -101,17 +99,24 @@ function firstOfEachKey(rows: readonly Row[], key: (row: Row) => string, time: (
   return [...best.values()].sort((a, b) => a.at - b.at).map((entry) => entry.row);
 }
 
+/** A part written by writeParts: where it goes live and the rows it holds. */
+interface WrittenPart {
+  readonly table: string;
+  readonly link: string;
+  readonly file: string;
+  readonly rows: readonly Row[];
+}
+
 /**
  * Appends `rows` to the session's scratch table and writes one part per received date into
  * a new version of that date's partition (the earlier parts hard-linked). Returns the parts
- * with the keys they hold.
+ * with their rows (the caller takes their keys).
  */
 async function writeParts(
   tx: LakeTransaction,
   table: 'stream_documents' | 'stream_deliveries',
   rows: readonly Row[],
-  keysOf: (row: Row) => Omit<PendingPart, 'table' | 'link' | 'file'>,
-): Promise<PendingPart[]> {
+): Promise<WrittenPart[]> {
   const byDate = new Map<string, Row[]>();
   for (const row of rows) {
     const date = new Date(timeOf(table, row)).toISOString().slice(0, 10);
@@ -119,33 +124,14 @@ async function writeParts(
     list.push(row);
     byDate.set(date, list);
   }
-  const parts: PendingPart[] = [];
+  const parts: WrittenPart[] = [];
   for (const [date, dateRows] of [...byDate].sort(([a], [b]) => a.localeCompare(b))) {
-    await tx.connection.run(`delete from memory.main.${table}`);
-    const appender = await TableAppender.create(tx.connection, table, 'memory');
-    // In slices with a yield between: the appender's flush is a synchronous native call.
-    for (let from = 0; from < dateRows.length; from += APPEND_SLICE) {
-      appender.append(dateRows.slice(from, from + APPEND_SLICE));
-      appender.flush();
-      await yieldToLoop();
-    }
-    appender.close();
+    const select = await fillScratch(tx, table, dateRows);
     const link = join(tx.lake, table, partitionName(STREAM_PARTITION_COLUMN, date));
-    const version = tx.newVersion(table, date);
-    for (const name of linkedFiles(link)) tx.keep(link, name, version);
+    const { version } = tx.nextVersion(link, table, date, () => true);
     const file = dataFileName('p', version.vid);
-    await tx.write(`select * from memory.main.${table}`, version, file, {
-      wide: table === 'stream_documents',
-    });
-    tx.publish(link, version);
-    const documents: (readonly [string, string])[] = [];
-    const deliveries: number[] = [];
-    for (const row of dateRows) {
-      const k = keysOf(row);
-      if (k.documents) documents.push(...k.documents);
-      if (k.deliveries) deliveries.push(...k.deliveries);
-    }
-    parts.push({ table, link, file, documents, deliveries });
+    await tx.write(select, version, file, { wide: isWide(tx.table(table)) });
+    parts.push({ table, link, file, rows: dateRows });
   }
   return parts;
 }
@@ -157,16 +143,12 @@ async function writeHooks(tx: LakeTransaction, hooks: readonly Row[]): Promise<n
     (row) => String(row.hook_id),
     () => 0,
   );
-  await tx.connection.run('delete from memory.main.hooks');
-  const appender = await TableAppender.create(tx.connection, 'hooks', 'memory');
-  appender.append(latest);
-  appender.close();
+  const select = await fillScratch(tx, 'hooks', latest);
   // The loader passes every hook at each publish: rewrite only when one changed.
-  const link = join(tx.lake, 'hooks');
-  const target = linkTarget(link);
-  const data = linkedFiles(link).filter((name) => labelOf(name) !== SCHEMA_FILE);
-  if (target && data.length && !(await hooksDiffer(tx, target, data))) return 0;
-  return rewriteWhole(tx, 'hooks', ['hook_id'], 'select * from memory.main.hooks');
+  const current = linkedVersion(join(tx.lake, 'hooks'));
+  const data = current?.files.filter((name) => labelOf(name) !== SCHEMA_FILE) ?? [];
+  if (current && data.length && !(await hooksDiffer(tx, current.dir, data))) return 0;
+  return rewriteWhole(tx, 'hooks', ['hook_id'], select, current);
 }
 
 /**
@@ -174,12 +156,10 @@ async function writeHooks(tx: LakeTransaction, hooks: readonly Row[]): Promise<n
  * name (files written before a migration added a column read it as NULL, and so differ).
  */
 async function hooksDiffer(tx: LakeTransaction, target: string, files: readonly string[]): Promise<boolean> {
-  const reader = await tx.connection.runAndReadAll(
-    "select column_name from duckdb_columns() where database_name = 'memory' and table_name = 'hooks' order by column_index",
-  );
-  const columns = reader
-    .getRows()
-    .map(([name]) => id(String(name)))
+  // The session's hooks table, as the migrations define it (its columns in order).
+  const columns = tx
+    .table('hooks')
+    .columns.map((c) => id(c.name))
     .join(', ');
   const paths = files.map((name) => sqlString(join(target, name))).join(', ');
   const published = `select ${columns} from read_parquet([${paths}], union_by_name = true)`;

@@ -4,7 +4,6 @@ import { dataFileName, isDay, partitionName } from './lake/lake-layout.js';
 import { fileColumns, type LakeTable } from './lake/lake-tables.js';
 import type { LakeTransaction } from './lake/lake-transaction.js';
 import { anchorFile, nextLatest, readLatest, segmentOfFile, writeLatest } from './lake/latest-tree.js';
-import { linkedFiles } from './lake/link-target.js';
 import { upsertEntities } from './lake/upsert-entities.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 import { ALL_SEGMENT, ENTITY_KEYS, FACT_KEYS, STAGED_UNIQUE } from './table-keys.js';
@@ -101,14 +100,12 @@ async function replaceFacts(
   date: string,
 ): Promise<number> {
   const link = join(tx.lake, table.name, partitionName('snapshot_date', date));
-  const version = tx.newVersion(table.name, date);
-  const files = new Map<string, string>();
-  for (const name of linkedFiles(link)) {
+  // The other segments' files are kept; the replaced ones and the schema anchor's are not.
+  const { version, kept } = tx.nextVersion(link, table.name, date, (name) => {
     const segment = segmentOfFile(name);
-    if (segment === undefined || segments.includes(segment)) continue;
-    tx.keep(link, name, version);
-    files.set(segment, join(version.dir, name));
-  }
+    return segment !== undefined && !segments.includes(segment);
+  });
+  const files = new Map(kept.map((name) => [segmentOfFile(name)!, join(version.dir, name)]));
   const keys = (FACT_KEYS as Record<string, readonly string[] | undefined>)[table.name];
   const columns = fileColumns(table)
     .map((c) => id(c.name))
@@ -125,9 +122,8 @@ async function replaceFacts(
     if (written > 0) files.set(segment, join(version.dir, name));
     rows += written;
   }
-  tx.publish(link, version);
   const latest = nextLatest(tx.lake, table, readLatest(tx.lake, table.name), date, files, segments);
-  const anchor = anchorFile(tx.lake, table);
+  const anchor = latest && anchorFile(tx.lake, table);
   if (latest && anchor) writeLatest(tx, table, latest, anchor);
   return rows;
 }

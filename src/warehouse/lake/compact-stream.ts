@@ -2,8 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sqlString } from '../warehouse-paths.js';
 import { ANCHOR_PARTITION, dataFileName, partitionName } from './lake-layout.js';
+import { isWide } from './lake-tables.js';
 import type { LakeTransaction } from './lake-transaction.js';
-import { linkedFiles, linkTarget } from './link-target.js';
+import { linkedVersion } from './link-target.js';
 import { StreamKeys } from './stream-keys.js';
 
 /**
@@ -33,18 +34,16 @@ export async function compactStream(tx: LakeTransaction, today: string): Promise
       const date = entry.startsWith(`${column}=`) ? entry.slice(column.length + 1) : undefined;
       if (!date || date === ANCHOR_PARTITION || date >= today) continue;
       const link = join(root, partitionName(column, date));
-      const files = linkedFiles(link);
-      if (files.length < 2) continue;
-      const target = linkTarget(link)!;
-      const version = tx.newVersion(table.name, date);
-      const paths = files.map((name) => sqlString(join(target, name))).join(', ');
+      const current = linkedVersion(link);
+      if (!current || current.files.length < 2) continue;
+      const { version } = tx.nextVersion(link, table.name, date, undefined, current);
+      const paths = current.files.map((name) => sqlString(join(current.dir, name))).join(', ');
       await tx.write(
         `select * from read_parquet([${paths}], union_by_name = true) order by received_at`,
         version,
         dataFileName('c', version.vid),
-        { wide: table.columns.some((c) => c.type === 'JSON'), keepEmpty: true },
+        { wide: isWide(table), keepEmpty: true },
       );
-      tx.publish(link, version);
       merged[table.name] += 1;
     }
   }

@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { ENTITY_KEYS } from '../table-keys.js';
 import { sqlIdentifier as id, sqlString } from '../warehouse-paths.js';
 import { dataFileName, newVersionId, partitionName, versionsPath } from './lake-layout.js';
-import { fileColumns, type LakeTable } from './lake-tables.js';
-import type { LakeTransaction } from './lake-transaction.js';
+import { fileColumns, isWide, type LakeTable } from './lake-tables.js';
+import { type LakeTransaction, rowGroupSize } from './lake-transaction.js';
 import { importSeenKeys } from './stream-keys.js';
 
 const OLD = 'previous_release';
@@ -47,8 +47,6 @@ export async function convertWarehouse(tx: LakeTransaction, path: string): Promi
   }
 }
 
-const wide = (table: LakeTable) => table.columns.some((c) => c.type === 'JSON');
-
 async function convertWhole(tx: LakeTransaction, table: LakeTable, columns: string[], from: string) {
   const version = tx.newVersion(table.name, 'v');
   const keys = (ENTITY_KEYS as Record<string, readonly string[] | undefined>)[table.name];
@@ -63,7 +61,7 @@ async function convertWhole(tx: LakeTransaction, table: LakeTable, columns: stri
     );
   } else {
     await tx.write(`select ${columns.join(', ')} from ${from}`, version, dataFileName('data', version.vid), {
-      wide: wide(table),
+      wide: isWide(table),
     });
   }
   tx.publish(join(tx.lake, table.name), version);
@@ -112,7 +110,7 @@ async function partitionedCopy(
   const scratch = `${dir}.partitions`;
   mkdirSync(dirname(scratch), { recursive: true });
   await tx.connection.run(
-    `copy (${select}) to ${sqlString(scratch)} (format parquet, partition_by (_part), row_group_size ${wide(table) ? 16_384 : 122_880})`,
+    `copy (${select}) to ${sqlString(scratch)} (format parquet, partition_by (_part), row_group_size ${rowGroupSize(isWide(table))})`,
   );
   try {
     if (!existsSync(scratch)) return; // an empty table

@@ -1,7 +1,7 @@
 import { existsSync, linkSync, mkdirSync } from 'node:fs';
 import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../open-database.js';
 import { publishedPath, sqlString } from '../warehouse-paths.js';
-import { currentSchemaHash, readStamp, writeStamp } from './catalog-stamp.js';
+import { type CatalogStamp, currentSchemaHash, readStamp, writeStamp } from './catalog-stamp.js';
 import { convertWarehouse } from './convert-warehouse.js';
 import { lakePath } from './lake-layout.js';
 import { LakeTransaction } from './lake-transaction.js';
@@ -30,8 +30,7 @@ export async function ensureLake(
   const stamp = readStamp(lake);
   const schema = currentSchemaHash();
   const published = existsSync(publishedPath(dataDir));
-  if (!options.force && stamp?.lake === lake && stamp.schema === schema && published)
-    return { change: undefined };
+  if (!options.force && isCurrent(stamp, lake, schema, published)) return { change: undefined };
   mkdirSync(lake, { recursive: true });
   const change: CatalogChange = !stamp
     ? published
@@ -63,9 +62,8 @@ export async function ensureLake(
     tx.commit();
     const result = converted || change !== 'converted' ? change : 'rebuilt';
     if (result === 'created' && options.deferCreate)
-      return { change: result, finish: () => finishCatalog(dataDir, lake, schema) };
-    await writeCatalog(dataDir, tx.connection, lake, tx.tables);
-    writeStamp(lake, { lake, schema });
+      return { change: result, finish: () => finishCatalog(dataDir, schema) };
+    await writeStampedCatalog(dataDir, tx, schema);
     return { change: result };
   } catch (error) {
     if (isOutOfMemory(error))
@@ -80,8 +78,16 @@ export async function ensureLake(
 /** Whether warehouse.duckdb exists and was built for this lake's place and schema (no lock needed). */
 export function catalogIsCurrent(dataDir: string): boolean {
   const lake = lakePath(dataDir);
-  const stamp = readStamp(lake);
-  return stamp?.lake === lake && stamp.schema === currentSchemaHash() && existsSync(publishedPath(dataDir));
+  return isCurrent(readStamp(lake), lake, currentSchemaHash(), existsSync(publishedPath(dataDir)));
+}
+
+function isCurrent(
+  stamp: CatalogStamp | undefined,
+  lake: string,
+  schema: string,
+  published: boolean,
+): boolean {
+  return stamp?.lake === lake && stamp.schema === schema && published;
 }
 
 /** Whether a DuckDB file holds base tables (the previous release's format), not only views. */
@@ -101,12 +107,17 @@ async function hasTables(
 }
 
 /** Writes the catalog of a new lake (deferred until its first publish succeeded). */
-async function finishCatalog(dataDir: string, lake: string, schema: string): Promise<void> {
+async function finishCatalog(dataDir: string, schema: string): Promise<void> {
   const session = await openLakeSession(dataDir, PUBLISH_SETTINGS);
   try {
-    await writeCatalog(dataDir, session.tx.connection, lake, session.tx.tables);
-    writeStamp(lake, { lake, schema });
+    await writeStampedCatalog(dataDir, session.tx, schema);
   } finally {
     session.close();
   }
+}
+
+/** Writes the catalog, then the stamp saying what it was built for (the lake's place, `schema`). */
+async function writeStampedCatalog(dataDir: string, tx: LakeTransaction, schema: string): Promise<void> {
+  await writeCatalog(dataDir, tx.connection, tx.lake, tx.tables);
+  writeStamp(tx.lake, { lake: tx.lake, schema });
 }

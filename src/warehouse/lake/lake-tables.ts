@@ -66,6 +66,11 @@ export async function describeLakeTables(
   return tables;
 }
 
+/** Whether a table has a wide JSON column (posts' `raw`, documents): written in smaller row groups. */
+export function isWide(table: LakeTable): boolean {
+  return table.columns.some((c) => c.type === 'JSON');
+}
+
 /** The columns a table's Parquet files hold: all but the partition column when it is in the path. */
 export function fileColumns(table: LakeTable): LakeColumn[] {
   return table.columns.filter((c) => c.name !== table.partitionColumn);

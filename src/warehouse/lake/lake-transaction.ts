@@ -5,7 +5,7 @@ import { sqlString } from '../warehouse-paths.js';
 import { fsyncPath } from './fsync-path.js';
 import { newVersionId, versionsPath } from './lake-layout.js';
 import type { LakeTable } from './lake-tables.js';
-import { linkTarget } from './link-target.js';
+import { type LinkedVersion, linkedVersion, linkTarget } from './link-target.js';
 
 /** A version directory being written: its files are moved in by COPY or hard-linked. */
 export interface NewVersion {
@@ -20,6 +20,11 @@ export interface NewVersion {
  */
 export const WIDE_ROW_GROUP_SIZE = 16_384;
 const DEFAULT_ROW_GROUP_SIZE = 122_880;
+
+/** Rows per row group of a lake file (`wide`: the table has a JSON column, see isWide). */
+export function rowGroupSize(wide: boolean | undefined): number {
+  return wide ? WIDE_ROW_GROUP_SIZE : DEFAULT_ROW_GROUP_SIZE;
+}
 
 /**
  * One publish's changes to the lake: new version directories, then one link swap per table
@@ -53,11 +58,24 @@ export class LakeTransaction {
     return version;
   }
 
-  /** Hard-links `name` of the version `link` points to into `version` (an unchanged file). */
-  keep(link: string, name: string, version: NewVersion, as = name): void {
-    const from = linkTarget(link);
-    if (!from) throw new Error(`warehouse: ${link} is not a lake link`);
-    linkSync(join(from, name), join(version.dir, as));
+  /**
+   * A new version of what `link` points to, swapped in at commit: the files of the current
+   * version (`current`, read from the link unless the caller has it) that `keep` accepts are
+   * hard-linked into it unchanged; the caller writes the rest. Returns the new version, the
+   * current one (undefined: no link yet) and the names kept.
+   */
+  nextVersion(
+    link: string,
+    table: string,
+    prefix: string,
+    keep: (name: string) => boolean = () => false,
+    current: LinkedVersion | undefined = linkedVersion(link),
+  ): { version: NewVersion; current: LinkedVersion | undefined; kept: string[] } {
+    const version = this.newVersion(table, prefix);
+    this.publish(link, version);
+    const kept = current ? current.files.filter(keep) : [];
+    for (const name of kept) this.linkFile(join(current!.dir, name), version);
+    return { version, current, kept };
   }
 
   /** Hard-links a file by path (from a version staged in this transaction or a live one). */
@@ -76,9 +94,8 @@ export class LakeTransaction {
     options: { params?: (string | number)[]; keepEmpty?: boolean; wide?: boolean } = {},
   ): Promise<number> {
     const path = join(version.dir, name);
-    const rowGroup = options.wide ? WIDE_ROW_GROUP_SIZE : DEFAULT_ROW_GROUP_SIZE;
     const result = await this.connection.run(
-      `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${rowGroup})`,
+      `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${rowGroupSize(options.wide)})`,
       options.params,
     );
     const rows = Number(result.rowsChanged);
@@ -99,11 +116,6 @@ export class LakeTransaction {
     const entry = this.#staged.find((s) => s.version === version);
     if (!entry) throw new Error('warehouse: a version of another transaction');
     entry.link = link;
-  }
-
-  /** Whether anything is to be published. */
-  get empty(): boolean {
-    return !this.#staged.some((s) => s.link !== '');
   }
 
   /**

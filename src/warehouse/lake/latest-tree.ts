@@ -4,7 +4,7 @@ import { fsyncPath } from './fsync-path.js';
 import { ANCHOR_PARTITION, labelOf, latestLinkPath, partitionName, SCHEMA_FILE } from './lake-layout.js';
 import type { LakeTable } from './lake-tables.js';
 import type { LakeTransaction } from './lake-transaction.js';
-import { linkedFiles, linkTarget } from './link-target.js';
+import { linkedVersion, linkTarget } from './link-target.js';
 
 /** One segment's latest snapshot: its date and a live path of its file. */
 export interface LatestEntry {
@@ -53,12 +53,11 @@ export function scanLatest(lake: string, table: LakeTable, skip?: string): Map<s
     .sort()
     .reverse();
   for (const date of dates) {
-    const link = join(tableDir, partitionName(column, date));
-    const target = linkTarget(link)!;
-    for (const name of linkedFiles(link)) {
+    const current = linkedVersion(join(tableDir, partitionName(column, date)));
+    for (const name of current?.files ?? []) {
       const segment = segmentOfFile(name);
       if (segment !== undefined && !entries.has(segment))
-        entries.set(segment, { date, path: join(target, name) });
+        entries.set(segment, { date, path: join(current!.dir, name) });
     }
   }
   return entries;
@@ -126,8 +125,9 @@ export function writeLatest(
 
 /** The schema anchor file of a partitioned table, as live now. */
 export function anchorFile(lake: string, table: LakeTable): string | undefined {
-  const link = join(lake, table.name, partitionName(table.partitionColumn!, ANCHOR_PARTITION));
-  const target = linkTarget(link);
-  const name = linkedFiles(link).find((file) => labelOf(file) === SCHEMA_FILE);
-  return target && name ? join(target, name) : undefined;
+  const current = linkedVersion(
+    join(lake, table.name, partitionName(table.partitionColumn!, ANCHOR_PARTITION)),
+  );
+  const name = current?.files.find((file) => labelOf(file) === SCHEMA_FILE);
+  return current && name ? join(current.dir, name) : undefined;
 }

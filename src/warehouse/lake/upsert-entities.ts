@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { ENTITY_KEYS } from '../table-keys.js';
 import { sqlIdentifier as id, sqlString } from '../warehouse-paths.js';
 import { dataFileName, labelOf, SCHEMA_FILE } from './lake-layout.js';
-import type { LakeTable } from './lake-tables.js';
+import { isWide, type LakeTable } from './lake-tables.js';
 import type { LakeTransaction } from './lake-transaction.js';
-import { linkedFiles, linkTarget } from './link-target.js';
+import { linkedVersion } from './link-target.js';
 
 /**
  * Entities in the lake: one row per key with the latest attributes, in one file per month of
@@ -17,13 +17,12 @@ import { linkedFiles, linkTarget } from './link-target.js';
 export async function upsertEntities(tx: LakeTransaction, table: LakeTable, staged: string): Promise<number> {
   const { connection } = tx;
   const link = join(tx.lake, table.name);
-  const target = linkTarget(link);
-  const files = linkedFiles(link);
-  const data = files.filter((name) => labelOf(name) !== SCHEMA_FILE);
+  const current = linkedVersion(link);
+  const data = current?.files.filter((name) => labelOf(name) !== SCHEMA_FILE) ?? [];
   const keyList = ENTITY_KEYS[table.name as keyof typeof ENTITY_KEYS].map(id);
   const keys = keyList.join(', ');
   const old = `_old_${table.name}`;
-  const paths = data.map((name) => join(target!, name));
+  const paths = data.map((name) => join(current!.dir, name));
   const source = (list: string[]) =>
     `read_parquet([${list.map(sqlString).join(', ')}], union_by_name = true)`;
   // Semi and anti joins (not IN lists): DuckDB spills their hash tables past its limit.
@@ -50,10 +49,15 @@ export async function upsertEntities(tx: LakeTransaction, table: LakeTable, stag
     touched.add(String(row[0]));
   for (const row of (await connection.runAndReadAll(`select distinct _month from (${merged})`)).getRows())
     touched.add(String(row[0]));
-  const version = tx.newVersion(table.name, 'v');
-  for (const name of files)
-    if (!data.includes(name) || !touched.has(monthOf(name))) tx.keep(link, name, version);
-  const wide = table.columns.some((c) => c.type === 'JSON');
+  // The schema anchor and the months not touched are kept.
+  const { version } = tx.nextVersion(
+    link,
+    table.name,
+    'v',
+    (name) => !data.includes(name) || !touched.has(monthOf(name)),
+    current,
+  );
+  const wide = isWide(table);
   const columns = table.columns.map((c) => id(c.name)).join(', ');
   for (const month of [...touched].sort()) {
     const monthFiles = paths.filter((path) => monthOf(path.split('/').pop()!) === month);
@@ -68,7 +72,6 @@ export async function upsertEntities(tx: LakeTransaction, table: LakeTable, stag
       { wide },
     );
   }
-  tx.publish(link, version);
   await connection.run(`drop table ${id(old)}`);
   const reader = await connection.runAndReadAll(`select count(*) from (${staged})`);
   return Number(reader.getRows()[0]![0]);

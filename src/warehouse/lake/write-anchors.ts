@@ -11,7 +11,7 @@ import {
 import { fileColumns, type LakeTable } from './lake-tables.js';
 import type { LakeTransaction } from './lake-transaction.js';
 import { readLatest, scanLatest, writeLatest } from './latest-tree.js';
-import { linkedFiles, linkTarget } from './link-target.js';
+import { linkTarget } from './link-target.js';
 
 /** A zero-row select of a table's file columns, typed as the migrations define them. */
 function emptySelect(table: LakeTable): string {
@@ -37,12 +37,10 @@ export async function writeAnchors(tx: LakeTransaction): Promise<void> {
         writeLatest(tx, table, latestEntries(tx.lake, table), join(version.dir, name));
     } else {
       const link = join(tx.lake, table.name);
-      const version = tx.newVersion(table.name, 'v');
-      for (const file of linkedFiles(link)) if (labelOf(file) !== SCHEMA_FILE) tx.keep(link, file, version);
+      const { version } = tx.nextVersion(link, table.name, 'v', (file) => labelOf(file) !== SCHEMA_FILE);
       await tx.write(emptySelect(table), version, dataFileName(SCHEMA_FILE, version.vid), {
         keepEmpty: true,
       });
-      tx.publish(link, version);
     }
   }
 }
