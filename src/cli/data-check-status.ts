@@ -3,10 +3,10 @@
  * (from the state database, so a run `--strict` stopped is reported too) and the schema
  * drift first seen in the latest published snapshot.
  */
-import { describeFailures } from '../extract/check-before-publish.js';
+import { describeOutcome } from '../extract/check-before-publish.js';
 import { type DataCheckRecord, loadDataCheckRecord } from '../state/data-check-record.js';
 import type { StateDb } from '../state/state-db.js';
-import { queryReadOnly } from '../warehouse/query-read-only.js';
+import type { ReadQuery } from '../warehouse/query-read-only.js';
 import type { DataCheckResult, DriftObservation } from '../warehouse/types.js';
 
 /** The latest run's record, its results reduced to how many ran and those that failed. */
@@ -27,9 +27,8 @@ export function dataCheckStatus(state: StateDb): DataCheckStatus | null {
 }
 
 /** Drift whose first_seen is `snapshotDate`; none when the warehouse predates the view. */
-export async function newDrift(dataDir: string, snapshotDate: string): Promise<NewDrift[]> {
-  const result = await queryReadOnly(
-    dataDir,
+export async function newDrift(query: ReadQuery, snapshotDate: string): Promise<NewDrift[]> {
+  const result = await query(
     `select level, kind, name, occurrences from schema_drift
       where snapshot_date = $1::date and first_seen = snapshot_date order by level, kind, name`,
     [snapshotDate],
@@ -49,13 +48,7 @@ export function formatDataCheckStatus(checks: DataCheckStatus | null, drift: rea
   const out: string[] = [];
   if (checks) {
     const head = `data checks (snapshot ${checks.snapshotDate}, run ${checks.runId}, ${checks.mode}):`;
-    out.push(
-      checks.error
-        ? `${head} ${checks.error}`
-        : checks.failed.length
-          ? `${head} ${checks.failed.length} of ${checks.ran} FAILED: ${describeFailures(checks.failed)}`
-          : `${head} ${checks.ran} ran, none failed`,
-    );
+    out.push(`${head} ${checks.error || describeOutcome(checks.ran, checks.failed)}`);
   }
   if (drift.length)
     out.push(

@@ -7,6 +7,7 @@
 // First: configures DuckDB's allocator before anything loads DuckDB.
 import '../warehouse/duckdb-allocator.js';
 import { Command, CommanderError } from 'commander';
+import { firstLine } from '../util/first-line.js';
 import { registerCatalog } from './catalog-command.js';
 import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     }
     // One line, as for every other failure; the stack trace only when asked for.
     const debug = process.env.CW_LOG_LEVEL === 'debug' || process.env.CW_LOG_LEVEL === 'trace';
-    const line = `${(error as Error)?.name ?? 'Error'}: ${String((error as Error)?.message ?? error).split('\n')[0]}`;
+    const line = `${(error as Error)?.name ?? 'Error'}: ${firstLine(error)}`;
     process.stderr.write(
       debug
         ? `campaign-warehouse: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`

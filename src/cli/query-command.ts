@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { firstLine } from '../util/first-line.js';
 import { UserError } from '../util/user-error.js';
 import { readableDataDir } from './readable-data-dir.js';
 
@@ -27,8 +28,7 @@ export function registerQuery(program: Command): void {
         result = await queryReadOnly(dataDir, sql);
       } catch (error) {
         if (error instanceof UserError) throw error;
-        const message = (error as Error).message.split('\n')[0] ?? String(error);
-        throw new UserError(`query failed: ${message}`, { cause: error });
+        throw new UserError(`query failed: ${firstLine(error)}`, { cause: error });
       }
       process.stdout.write(formatResult(result, format, { color: process.stdout.isTTY === true }));
     });

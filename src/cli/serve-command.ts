@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ServiceFlags } from '../config/service-config.js';
 import { numberIn } from './simulate-command.js';
+import { MAX_PUBLISH_INTERVAL_SECONDS } from './sink-command.js';
 
 export function registerServe(program: Command): void {
   program
@@ -18,7 +19,7 @@ export function registerServe(program: Command): void {
     .option(
       '--publish-interval <seconds>',
       'longest time from acknowledgement to the published warehouse',
-      numberIn(0, 86_400),
+      numberIn(0, MAX_PUBLISH_INTERVAL_SECONDS),
       30,
     )
     .option(

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UserError } from '../util/user-error.js';
 
 /** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
-const MAX_PUBLISH_INTERVAL_SECONDS = 86_400;
+export const MAX_PUBLISH_INTERVAL_SECONDS = 86_400;
 
 interface SinkFlags {
   host?: string;

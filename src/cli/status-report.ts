@@ -71,7 +71,7 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
   // status changes no file; it says what rewrites the catalog instead of reading through it.
   report.catalogStale = report.published && !catalogIsCurrent(dataDir);
   if (report.published && !report.catalogStale) {
-    // One read-only session for the freshness and the row counts.
+    // One read-only session for the freshness, the row counts and the new drift.
     await withReadOnly(dataDir, async (query) => {
       const fresh = await query(
         "select max(snapshot_date)::varchar, max(finished_at)::varchar from sync_runs where status = 'succeeded'",
@@ -88,8 +88,8 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
         );
         for (const [name, rows] of counts.rows) report.rowCounts[String(name)] = Number(rows);
       }
+      if (report.latestSnapshot) report.newDrift = await newDrift(query, report.latestSnapshot);
     });
-    if (report.latestSnapshot) report.newDrift = await newDrift(dataDir, report.latestSnapshot);
   }
   return report;
 }

@@ -6,6 +6,7 @@
 import type { Segment } from '../../pipelines/campaign-pipeline.js';
 import { type DataCheckRecord, saveDataCheckRecord } from '../state/data-check-record.js';
 import type { StateDb } from '../state/state-db.js';
+import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { runDataChecks } from '../warehouse/index.js';
 import type { DataCheckOutcome, DataCheckResult, DriftObservation } from '../warehouse/types.js';
@@ -65,7 +66,7 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
   } catch (error) {
     // The figures are as fetched either way: a check that cannot run stops a strict run
     // only; a default run publishes and says so.
-    const message = `data checks could not run: ${(error as Error).message.split('\n')[0]}`;
+    const message = `data checks could not run: ${firstLine(error)}`;
     if (input.mode === 'strict') throw new Error(`${message} (strict: nothing published)`, { cause: error });
     input.logger.error({ err: message }, message);
     saveDataCheckRecord(input.state, { ...recordOf(input, []), error: message });
@@ -117,6 +118,13 @@ function recordOf(input: CheckBeforePublishInput, results: readonly DataCheckRes
 }
 
 /** One line: each failing check, its segment, and its first campaigns. */
+/** "N of M FAILED<note>: ..." or "M ran, none failed": the summary's and status's line. */
+export function describeOutcome(ran: number, failed: readonly DataCheckResult[], note = ''): string {
+  return failed.length
+    ? `${failed.length} of ${ran} FAILED${note}: ${describeFailures(failed)}`
+    : `${ran} ran, none failed`;
+}
+
 export function describeFailures(failed: readonly DataCheckResult[]): string {
   return failed
     .map((r) => {

@@ -1,4 +1,4 @@
-import { describeFailures } from './check-before-publish.js';
+import { describeOutcome } from './check-before-publish.js';
 import type { SyncSummary } from './run-sync.js';
 
 /**
@@ -19,9 +19,7 @@ export function formatSummary(s: SyncSummary): string {
   lines.push(
     checks.error
       ? `${checks.error} (published unchecked)`
-      : checks.failed.length
-        ? `data checks: ${checks.failed.length} of ${checks.ran} FAILED (published with warnings): ${describeFailures(checks.failed)}`
-        : `data checks: ${checks.ran} ran, none failed`,
+      : `data checks: ${describeOutcome(checks.ran, checks.failed, ' (published with warnings)')}`,
   );
   if (checks.drift.length)
     lines.push(

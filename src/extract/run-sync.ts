@@ -18,6 +18,7 @@ import type { SyncConfig } from '../config/sync-config.js';
 import { normalizeCampaignDetail } from '../normalize/index.js';
 import type { RowContext, TableRows } from '../normalize/rows.js';
 import { openStateDb } from '../state/state-db.js';
+import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { maintainLake, openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/types.js';
@@ -299,6 +300,5 @@ function abortIfAsked(signal: AbortSignal | undefined): void {
 
 /** The first line of an error's message: what the runs table and sync_runs keep. */
 export function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.slice(0, 500);
+  return firstLine(error).slice(0, 500);
 }

@@ -4,6 +4,7 @@
  * against what the warehouse holds.
  */
 import type { Value } from '../normalize/rows.js';
+import { firstLine } from '../util/first-line.js';
 import { UserError } from '../util/user-error.js';
 import { type ReadQuery, withReadOnly } from '../warehouse/query-read-only.js';
 import {
@@ -151,7 +152,7 @@ async function loadChecks(
     return { recorded: true, snapshot, checks, failures };
   } catch (error) {
     // Views of another shape than issue 14's contract: the rest of the report still stands.
-    return { recorded: false, unreadable: (error as Error).message.split('\n')[0] ?? String(error) };
+    return { recorded: false, unreadable: firstLine(error) };
   }
 }
 

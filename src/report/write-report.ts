@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { firstLine } from '../util/first-line.js';
 import { UserError } from '../util/user-error.js';
 import { requirePublished } from '../warehouse/query-read-only.js';
 import { loadReportData } from './load-report-data.js';
@@ -27,8 +28,7 @@ export async function writeReport(options: ReportOptions, now = new Date()): Pro
     const started = performance.now();
     const data = await loadReportData(options, now).catch((error: unknown) => {
       if (error instanceof UserError) throw error;
-      const message = (error as Error).message?.split('\n')[0] ?? String(error);
-      throw new UserError(`cannot read the warehouse for the report: ${message}`, {
+      throw new UserError(`cannot read the warehouse for the report: ${firstLine(error)}`, {
         cause: error,
         exitCode: 1,
       });

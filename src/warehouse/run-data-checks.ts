@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { firstLine } from '../util/first-line.js';
 import { packageRoot } from '../util/package-root.js';
 import { listViews } from './create-views.js';
 import { openWriter, STAGING_SETTINGS } from './open-database.js';
@@ -104,7 +105,7 @@ async function step<T>(name: string, work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    throw new Error(`${name}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
+    throw new Error(`${name}: ${firstLine(error)}`, { cause: error });
   }
 }
 
