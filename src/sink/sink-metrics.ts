@@ -12,9 +12,20 @@ export const DELIVERY_OUTCOMES = [
   'no_documents',
   'inbox_unavailable',
   'method_not_allowed',
+  'over_budget',
+  'aborted',
 ] as const;
 
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/**
+ * What a connection timed out waiting for; the label of sink_connection_timeouts_total.
+ * headers: its request head (the headers timeout); body: the rest of a request whose headers
+ * had arrived (the request timeout).
+ */
+export const TIMEOUT_PHASES = ['headers', 'body'] as const;
+
+export type TimeoutPhase = (typeof TIMEOUT_PHASES)[number];
 
 /** Live figures the gauges read at scrape time. */
 export interface SinkGaugeSources {
@@ -28,6 +39,10 @@ export interface SinkGaugeSources {
   syncRuns(): { lastSuccessSeconds: number; failed: number; lastFailed: boolean };
   /** The data checks of the latest checked sync run (state database; none before the first). */
   dataChecks(): readonly DataCheckResult[];
+  /** Body bytes claimed from the body budget by the requests in flight. */
+  bodyBytesInFlight(): number;
+  /** Connections open now. */
+  openConnections(): number;
 }
 
 /**
@@ -41,6 +56,8 @@ export class SinkMetrics {
   readonly #publishFailures: Counter;
   readonly #publishes: Counter;
   readonly #requestFailures: Counter;
+  readonly #timeouts: Counter<'phase'>;
+  readonly #connectionsRefused: Counter;
   readonly #commitSeconds: Histogram;
   readonly #commitSize: Histogram;
   readonly #answerSeconds: Histogram;
@@ -60,7 +77,9 @@ export class SinkMetrics {
     collectDefaultMetrics({ register: this.registry });
     this.#deliveries = new Counter({
       name: 'sink_deliveries_total',
-      help: 'Requests to hook paths, by outcome (accepted = committed to the inbox and acknowledged).',
+      help:
+        'Requests to hook paths, by outcome (accepted = committed to the inbox and acknowledged; ' +
+        'over_budget = 503 for the body budget; aborted = the sender went away or timed out before its last body byte).',
       labelNames: ['outcome'],
       registers,
     });
@@ -99,6 +118,36 @@ export class SinkMetrics {
       name: 'sink_request_failures_total',
       help: "Requests answered 500 after an unexpected error (each logged as 'sink: request failed').",
       registers,
+    });
+    this.#timeouts = new Counter({
+      name: 'sink_connection_timeouts_total',
+      help:
+        'Connections closed (408) because a request was not received in time, by phase: headers ' +
+        '(the headers timeout) or body (the request timeout, after its headers had arrived).',
+      labelNames: ['phase'],
+      registers,
+    });
+    for (const phase of TIMEOUT_PHASES) this.#timeouts.inc({ phase }, 0);
+    this.#connectionsRefused = new Counter({
+      name: 'sink_connections_refused_total',
+      help: 'Connections closed as soon as accepted because the most connections allowed were open.',
+      registers,
+    });
+    new Gauge({
+      name: 'sink_body_bytes_in_flight',
+      help: 'Request-body bytes held now (claimed from the body budget); over-budget requests get 503.',
+      registers,
+      collect() {
+        this.set(sources.bodyBytesInFlight());
+      },
+    });
+    new Gauge({
+      name: 'sink_open_connections',
+      help: 'Client connections open now (idle keep-alive ones included).',
+      registers,
+      collect() {
+        this.set(sources.openConnections());
+      },
     });
     this.#publishFailures = new Counter({
       name: 'sink_publish_failures_total',
@@ -209,6 +258,14 @@ export class SinkMetrics {
 
   requestFailed(): void {
     this.#requestFailures.inc();
+  }
+
+  timedOut(phase: TimeoutPhase): void {
+    this.#timeouts.inc({ phase });
+  }
+
+  connectionRefused(): void {
+    this.#connectionsRefused.inc();
   }
 
   publishFailed(): void {

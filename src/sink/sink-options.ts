@@ -1,5 +1,6 @@
 import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
+import { budgetForBody } from './body-budget.js';
 import { DEFAULT_INBOX_BUSY_TIMEOUT_MS } from './inbox-writer.js';
 
 /** Loopback by default: the sink is meant to sit behind a TLS-terminating reverse proxy. */
@@ -15,11 +16,54 @@ export const DEFAULT_SINK_PORT = 8787;
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /**
+ * 64 MiB: the most request-body bytes the sink holds at once, summed over every request in
+ * flight (bodies are buffered whole: the signature covers the exact bytes, and only a verified
+ * body is stored). A request that would take more is answered 503 with Retry-After before its
+ * body is read (see body-budget.ts). 64 MiB keeps the sink's peak memory a small part of a
+ * 2 GB host, while still holding six bodies at the 10 MiB limit beside thousands of genuine
+ * deliveries (a few KB each).
+ */
+export const DEFAULT_BODY_BUDGET_BYTES = 64 * 1024 * 1024;
+
+/**
+ * 10 s to receive a request's headers: a sender writes them in one packet at once, so 10 s is
+ * far more than any real network needs, and a connection that trickles them is closed after
+ * 10-11 s (Node's own default is 60 s, checked only every 30 s).
+ */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * 30 s to receive a whole request, headers and body: a real delivery (a few KB) arrives in
+ * milliseconds, and even a body at the 10 MiB limit needs only ~3 Mbit/s; a sender dribbling
+ * its body cannot hold a connection and a share of the body budget for Node's 5 minutes.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * 5 s of idle keep-alive (Node's default): a sender pushing a burst reuses its connection, and
+ * learns the timeout from the Keep-Alive header (so it does not reuse one being closed), while
+ * idle connections do not hold places under the connection cap for long.
+ */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/**
+ * 4,096 connections at once: far above real push traffic (the API opens a few), and bounded in
+ * memory: each connection costs a few KB, at most 16 KB of headers (Node's header limit) while
+ * its request head arrives, so the cap keeps that under ~100 MB. A connection over the cap is
+ * closed at once (the sender sees a reset and retries). Mind the open-file limit: it must
+ * exceed this plus the sink's own files (see docs/deploy.md).
+ */
+export const DEFAULT_MAX_CONNECTIONS = 4_096;
+
+/**
  * 30 s: each publish adds one Parquet part per stream table (merged per closed day by the
  * lake's upkeep), so publishing per delivery would leave thousands of tiny files and cost far
  * more than analysts gain; half a minute is fresh enough for dashboards.
  */
 export const DEFAULT_PUBLISH_INTERVAL_MS = 30_000;
+
+/** The longest timeout: an hour (a timer's 2^31 ms is far beyond any sensible one). */
+export const MAX_TIMEOUT_MS = 3_600_000;
 
 export interface SinkOptions {
   /** Folder of state.sqlite (hook registry), inbox.sqlite and warehouse.duckdb. */
@@ -28,6 +72,16 @@ export interface SinkOptions {
   /** 0 = any free port (tests). */
   readonly port?: number;
   readonly bodyLimitBytes?: number;
+  /** The most body bytes held at once over all requests in flight (see DEFAULT_BODY_BUDGET_BYTES). */
+  readonly bodyBudgetBytes?: number;
+  /** Longest time to receive a request's headers (0 = none). */
+  readonly headersTimeoutMs?: number;
+  /** Longest time to receive a whole request, headers and body (0 = none). */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open. */
+  readonly keepAliveTimeoutMs?: number;
+  /** The most connections open at once; more are closed at once (0 = no cap). */
+  readonly maxConnections?: number;
   /** Longest time from acknowledgement to publication in the warehouse. */
   readonly publishIntervalMs?: number;
   readonly logger?: Logger;
@@ -45,6 +99,11 @@ export interface ResolvedSinkOptions {
   readonly host: string;
   readonly port: number;
   readonly bodyLimitBytes: number;
+  readonly bodyBudgetBytes: number;
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxConnections: number;
   readonly publishIntervalMs: number;
   readonly validateSchemas: boolean;
   readonly inboxBusyTimeoutMs: number;
@@ -56,6 +115,11 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     host: options.host ?? DEFAULT_SINK_HOST,
     port: options.port ?? DEFAULT_SINK_PORT,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    bodyBudgetBytes: options.bodyBudgetBytes ?? DEFAULT_BODY_BUDGET_BYTES,
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     publishIntervalMs: options.publishIntervalMs ?? DEFAULT_PUBLISH_INTERVAL_MS,
     validateSchemas: options.validateSchemas ?? true,
     inboxBusyTimeoutMs: options.inboxBusyTimeoutMs ?? DEFAULT_INBOX_BUSY_TIMEOUT_MS,
@@ -64,6 +128,30 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     throw new RangeError(`sink: port must be an integer 0..65535, got ${resolved.port}`);
   if (!Number.isInteger(resolved.bodyLimitBytes) || resolved.bodyLimitBytes < 1)
     throw new RangeError(`sink: body limit must be a positive integer, got ${resolved.bodyLimitBytes}`);
+  const fewestBudgetBytes = budgetForBody(resolved.bodyLimitBytes);
+  if (!Number.isInteger(resolved.bodyBudgetBytes) || resolved.bodyBudgetBytes < fewestBudgetBytes)
+    throw new RangeError(
+      `sink: the body budget must hold one body at the body limit (${resolved.bodyLimitBytes} bytes) ` +
+        `beside the share kept for small deliveries: at least ${fewestBudgetBytes} bytes, got ${resolved.bodyBudgetBytes}`,
+    );
+  for (const [name, ms] of [
+    ['headers timeout', resolved.headersTimeoutMs],
+    ['request timeout', resolved.requestTimeoutMs],
+    ['keep-alive timeout', resolved.keepAliveTimeoutMs],
+  ] as const)
+    if (!Number.isInteger(ms) || ms < 0 || ms > MAX_TIMEOUT_MS)
+      throw new RangeError(`sink: ${name} must be an integer 0..${MAX_TIMEOUT_MS} ms, got ${ms}`);
+  if (
+    resolved.requestTimeoutMs > 0 &&
+    resolved.headersTimeoutMs > 0 &&
+    resolved.headersTimeoutMs > resolved.requestTimeoutMs
+  )
+    throw new RangeError(
+      `sink: the headers timeout (${resolved.headersTimeoutMs} ms) must not exceed the request timeout ` +
+        `(${resolved.requestTimeoutMs} ms): the headers are part of the request`,
+    );
+  if (!Number.isInteger(resolved.maxConnections) || resolved.maxConnections < 0)
+    throw new RangeError(`sink: max connections must be an integer >= 0, got ${resolved.maxConnections}`);
   if (!Number.isFinite(resolved.publishIntervalMs) || resolved.publishIntervalMs < 0)
     throw new RangeError(`sink: publish interval must be >= 0 ms, got ${resolved.publishIntervalMs}`);
   if (!Number.isInteger(resolved.inboxBusyTimeoutMs) || resolved.inboxBusyTimeoutMs < 0)

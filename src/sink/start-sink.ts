@@ -6,6 +6,8 @@ import { INBOX_DB_FILE, type InboxDb, openInboxDb } from '../state/inbox-db.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
 import { listenFailure } from '../util/listen-failure.js';
 import { createLogger } from '../util/logger.js';
+import { BodyBudget } from './body-budget.js';
+import { guardConnections, serverOptions } from './guard-connections.js';
 import { handleDelivery, reply } from './handle-delivery.js';
 import { parseHookPath } from './hook-path.js';
 import { HookRegistry } from './hook-registry.js';
@@ -16,6 +18,7 @@ import { LoaderThread } from './loader-thread.js';
 import { SchemaValidators } from './schema-validators.js';
 import { type DeliveryOutcome, type SinkGaugeSources, SinkMetrics } from './sink-metrics.js';
 import { resolveSinkOptions, type SinkOptions } from './sink-options.js';
+import { ThrottledNotice } from './throttled-notice.js';
 
 export interface SinkStats {
   readonly outcomes: Record<DeliveryOutcome, number>;
@@ -27,6 +30,10 @@ export interface SinkStats {
   readonly publishFailures: number;
   /** ISO-8601 time of the last successful publish (the inbox's, so also an earlier run's), null before the first. */
   readonly lastPublishAt: string | null;
+  /** Client connections open now. */
+  readonly openConnections: number;
+  /** Request-body bytes held now (claimed from the body budget). */
+  readonly bodyBytesInFlight: number;
 }
 
 export interface RunningSink {
@@ -102,6 +109,8 @@ export async function startSink(
     lastPublishSeconds: () => progress.lastPublishSeconds(),
     syncRuns: syncRunsReader(state),
     dataChecks: () => loadDataCheckRecord(state)?.results ?? [],
+    bodyBytesInFlight: () => budget.heldBytes,
+    openConnections: () => connections.openConnections(),
   });
   const writer = new InboxWriter(join(o.dataDir, INBOX_DB_FILE), {
     busyTimeoutMs: o.inboxBusyTimeoutMs,
@@ -111,7 +120,22 @@ export async function startSink(
       if (first) loader.noteAcknowledged(first.receivedAt, deliveries.length);
     },
   });
-  const ctx = { registry, writer, metrics, bodyLimitBytes: o.bodyLimitBytes, logger };
+  const budget = new BodyBudget(o.bodyBudgetBytes);
+  const notice = new ThrottledNotice(logger, {
+    over_budget: `sink: refusing requests with 503: the body budget (${o.bodyBudgetBytes} bytes in flight) is full`,
+    headers_timeout: `sink: closing connections that sent no complete headers within ${o.headersTimeoutMs} ms`,
+    body_timeout: `sink: closing connections that sent no complete request within ${o.requestTimeoutMs} ms`,
+    connection_cap: `sink: refusing connections: ${o.maxConnections} are open (the most allowed)`,
+  });
+  const ctx = {
+    registry,
+    writer,
+    metrics,
+    bodyLimitBytes: o.bodyLimitBytes,
+    budget,
+    onOverBudget: () => notice.note('over_budget'),
+    logger,
+  };
 
   let inFlight = 0;
   let closing = false;
@@ -136,7 +160,7 @@ export async function startSink(
     }
     reply(res, 404, { error: 'not found' });
   };
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     inFlight += 1;
     if (closing) res.setHeader('Connection', 'close');
     route(req, res)
@@ -150,8 +174,20 @@ export async function startSink(
         inFlight -= 1;
         if (inFlight === 0) drained?.();
       });
+  };
+  const server: Server = createServer(serverOptions(o), onRequest);
+  // A sender waiting on Expect: 100-continue is told to go on only once its body has room (handle-delivery.ts).
+  server.on('checkContinue', onRequest);
+  const connections = guardConnections(server, o, {
+    timedOut: (phase) => {
+      metrics.timedOut(phase);
+      notice.note(`${phase}_timeout`);
+    },
+    refused: () => {
+      metrics.connectionRefused();
+      notice.note('connection_cap');
+    },
   });
-  server.keepAliveTimeout = 65_000;
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -205,6 +241,8 @@ export async function startSink(
       publishes,
       publishFailures,
       lastPublishAt: progress.lastPublishAt(),
+      openConnections: connections.openConnections(),
+      bodyBytesInFlight: budget.heldBytes,
     }),
     close: () => {
       closed ??= close();

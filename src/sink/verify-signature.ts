@@ -22,6 +22,19 @@ export function verifySignature(
   return matches('sha1', SHA1_HEADER, secret, body, sha1Header);
 }
 
+/**
+ * Whether the push carries a well-formed signature header where verifySignature looks (the
+ * SHA-256 one when present, else the SHA-1 one): checked before the body is read, since a
+ * push without one is refused whatever its body.
+ */
+export function hasSignatureHeader(
+  sha1Header: string | undefined,
+  sha256Header: string | undefined,
+): boolean {
+  if (sha256Header !== undefined) return SHA256_HEADER.test(sha256Header.trim());
+  return sha1Header !== undefined && SHA1_HEADER.test(sha1Header.trim());
+}
+
 function matches(
   algorithm: 'sha1' | 'sha256',
   pattern: RegExp,

@@ -10,6 +10,8 @@ describe('SinkMetrics.scrape', () => {
       backlog: () => 0,
       publishLagSeconds: () => 0,
       lastPublishSeconds: () => 0,
+      bodyBytesInFlight: () => 0,
+      openConnections: () => 0,
       syncRuns: () => {
         reads += 1;
         return { lastSuccessSeconds: 1_795_000_000, failed, lastFailed: true };
