@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import type { ServiceFlags } from '../config/service-config.js';
 import { numberIn } from './simulate-command.js';
-import { MAX_PUBLISH_INTERVAL_SECONDS } from './sink-command.js';
+import {
+  GUARD_OPTIONS,
+  MAX_CONNECTIONS,
+  MAX_PUBLISH_INTERVAL_SECONDS,
+  MAX_TIMEOUT_SECONDS,
+} from './sink-command.js';
 
 export function registerServe(program: Command): void {
   program
@@ -28,6 +33,11 @@ export function registerServe(program: Command): void {
       numberIn(1, 1024 ** 3, true),
       10 * 1024 * 1024,
     )
+    .option(...GUARD_OPTIONS.bodyBudget, numberIn(1, Number.MAX_SAFE_INTEGER, true))
+    .option(...GUARD_OPTIONS.headersTimeout, numberIn(0, MAX_TIMEOUT_SECONDS))
+    .option(...GUARD_OPTIONS.requestTimeout, numberIn(0, MAX_TIMEOUT_SECONDS))
+    .option(...GUARD_OPTIONS.keepAliveTimeout, numberIn(0, MAX_TIMEOUT_SECONDS))
+    .option(...GUARD_OPTIONS.maxConnections, numberIn(0, MAX_CONNECTIONS, true))
     .option(
       '--cron <expr>',
       'when the nightly sync runs (default "30 21 * * *", or the config file\'s schedule.cron)',

@@ -4,11 +4,46 @@ import { UserError } from '../util/user-error.js';
 /** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
 export const MAX_PUBLISH_INTERVAL_SECONDS = 86_400;
 
+/** The longest of the sink's timeouts, in seconds: an hour (its MAX_TIMEOUT_MS). */
+export const MAX_TIMEOUT_SECONDS = 3_600;
+
+/** The highest --max-connections: far above any open-file limit. */
+export const MAX_CONNECTIONS = 1_000_000;
+
+/**
+ * The flags of the sink's defences against hostile clients, shared by `sink` and `serve`
+ * (defaults: sink-options.ts; docs/deploy.md says what a proxy in front covers too).
+ */
+export const GUARD_OPTIONS = {
+  bodyBudget: [
+    '--body-budget <bytes>',
+    'most request-body bytes held at once, over all requests; more get 503 + Retry-After before their body is read (default 64 MiB)',
+  ],
+  headersTimeout: [
+    '--headers-timeout <seconds>',
+    "longest time to receive a request's headers (default 10; 0 = none)",
+  ],
+  requestTimeout: [
+    '--request-timeout <seconds>',
+    'longest time to receive a whole request, headers and body (default 30; 0 = none)',
+  ],
+  keepAliveTimeout: ['--keep-alive-timeout <seconds>', 'how long an idle connection stays open (default 5)'],
+  maxConnections: [
+    '--max-connections <n>',
+    'most connections open at once; more are closed at once (default 4096; 0 = no cap)',
+  ],
+} as const satisfies Record<string, readonly [string, string]>;
+
 interface SinkFlags {
   host?: string;
   port?: string;
   publishInterval?: string;
   bodyLimit?: string;
+  bodyBudget?: string;
+  headersTimeout?: string;
+  requestTimeout?: string;
+  keepAliveTimeout?: string;
+  maxConnections?: string;
   dataDir?: string;
 }
 
@@ -23,6 +58,11 @@ export function registerSink(program: Command): void {
     .option('--port <port>', 'port to listen on (default 8787; 0 = any free port)')
     .option('--publish-interval <seconds>', 'longest time from acknowledgement to the warehouse (default 30)')
     .option('--body-limit <bytes>', 'largest accepted delivery body (default 10 MiB)')
+    .option(...GUARD_OPTIONS.bodyBudget)
+    .option(...GUARD_OPTIONS.headersTimeout)
+    .option(...GUARD_OPTIONS.requestTimeout)
+    .option(...GUARD_OPTIONS.keepAliveTimeout)
+    .option(...GUARD_OPTIONS.maxConnections)
     .option(
       '--data-dir <dir>',
       'folder of state.sqlite, inbox.sqlite and warehouse.duckdb (env CW_DATA_DIR, default ./data)',
@@ -41,11 +81,21 @@ export function registerSink(program: Command): void {
         dataDir: resolveDataDir(flags.dataDir),
         host: flags.host,
         port: integerFlag('--port', flags.port, 0, 65_535),
-        publishIntervalMs: secondsFlag('--publish-interval', flags.publishInterval),
+        publishIntervalMs: secondsFlag(
+          '--publish-interval',
+          flags.publishInterval,
+          MAX_PUBLISH_INTERVAL_SECONDS,
+        ),
         bodyLimitBytes: integerFlag('--body-limit', flags.bodyLimit, 1, Number.MAX_SAFE_INTEGER),
+        bodyBudgetBytes: integerFlag('--body-budget', flags.bodyBudget, 1, Number.MAX_SAFE_INTEGER),
+        headersTimeoutMs: secondsFlag('--headers-timeout', flags.headersTimeout, MAX_TIMEOUT_SECONDS),
+        requestTimeoutMs: secondsFlag('--request-timeout', flags.requestTimeout, MAX_TIMEOUT_SECONDS),
+        keepAliveTimeoutMs: secondsFlag('--keep-alive-timeout', flags.keepAliveTimeout, MAX_TIMEOUT_SECONDS),
+        maxConnections: integerFlag('--max-connections', flags.maxConnections, 0, MAX_CONNECTIONS),
       };
       if (options.host !== undefined && options.host.trim() === '')
         throw new UserError('--host: an address cannot be empty');
+      sinkOptions.checkSinkFlags(options);
       const logger = createLogger('sink');
       await probeListen(
         'sink',
@@ -80,12 +130,10 @@ function integerFlag(name: string, value: string | undefined, min: number, max: 
   return n;
 }
 
-function secondsFlag(name: string, value: string | undefined): number | undefined {
+function secondsFlag(name: string, value: string | undefined, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > MAX_PUBLISH_INTERVAL_SECONDS)
-    throw new UserError(
-      `${name} must be a number of seconds 0..${MAX_PUBLISH_INTERVAL_SECONDS}, got "${value}"`,
-    );
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max)
+    throw new UserError(`${name} must be a number of seconds 0..${max}, got "${value}"`);
   return Math.round(n * 1000);
 }

@@ -2,6 +2,7 @@
  * Configuration of `serve`, validated once before anything starts (no listener, thread or
  * database yet): the sync settings (sync-config.ts), the schedule and the sink's options.
  */
+import { checkSinkFlags, type SinkOptions } from '../sink/sink-options.js';
 import { UserError } from '../util/user-error.js';
 import { cronProblem, timezoneProblem } from './schedule-check.js';
 import { resolveSyncConfig, type SyncConfig, type SyncFlags } from './sync-config.js';
@@ -12,6 +13,12 @@ export interface ServiceFlags extends Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'c
   /** Seconds. */
   readonly publishInterval?: number;
   readonly bodyLimit?: number;
+  readonly bodyBudget?: number;
+  /** Seconds, as the next two. */
+  readonly headersTimeout?: number;
+  readonly requestTimeout?: number;
+  readonly keepAliveTimeout?: number;
+  readonly maxConnections?: number;
   readonly cron?: string;
   readonly timezone?: string;
 }
@@ -19,12 +26,7 @@ export interface ServiceFlags extends Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'c
 export interface ServiceConfig {
   readonly sync: SyncConfig;
   readonly schedule: { readonly cron: string; readonly timezone: string };
-  readonly sink: {
-    readonly host?: string;
-    readonly port?: number;
-    readonly bodyLimitBytes?: number;
-    readonly publishIntervalMs?: number;
-  };
+  readonly sink: Omit<SinkOptions, 'dataDir' | 'logger' | 'openInbox'>;
 }
 
 export function resolveServiceConfig(
@@ -37,6 +39,19 @@ export function resolveServiceConfig(
     (flags.timezone !== undefined && named('--timezone', timezoneProblem(flags.timezone))) ||
     (flags.host !== undefined && flags.host.trim() === '' && '--host: an address cannot be empty');
   if (flagProblem) throw new UserError(flagProblem);
+  const seconds = (value: number | undefined) => (value === undefined ? undefined : Math.round(value * 1000));
+  const sink = {
+    host: flags.host,
+    port: flags.port,
+    bodyLimitBytes: flags.bodyLimit,
+    bodyBudgetBytes: flags.bodyBudget,
+    headersTimeoutMs: seconds(flags.headersTimeout),
+    requestTimeoutMs: seconds(flags.requestTimeout),
+    keepAliveTimeoutMs: seconds(flags.keepAliveTimeout),
+    maxConnections: flags.maxConnections,
+    publishIntervalMs: seconds(flags.publishInterval),
+  };
+  checkSinkFlags(sink);
   const sync = resolveSyncConfig(flags, env);
   return {
     sync,
@@ -45,14 +60,7 @@ export function resolveServiceConfig(
       cron: flags.cron ?? sync.schedule.cron,
       timezone: flags.timezone ?? sync.schedule.timezone,
     },
-    sink: {
-      ...(flags.host !== undefined ? { host: flags.host } : {}),
-      ...(flags.port !== undefined ? { port: flags.port } : {}),
-      ...(flags.bodyLimit !== undefined ? { bodyLimitBytes: flags.bodyLimit } : {}),
-      ...(flags.publishInterval !== undefined
-        ? { publishIntervalMs: Math.round(flags.publishInterval * 1000) }
-        : {}),
-    },
+    sink,
   };
 }
 

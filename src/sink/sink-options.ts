@@ -1,5 +1,6 @@
 import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
+import { UserError } from '../util/user-error.js';
 import { budgetForBody } from './body-budget.js';
 import { DEFAULT_INBOX_BUSY_TIMEOUT_MS } from './inbox-writer.js';
 
@@ -131,7 +132,7 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
   const fewestBudgetBytes = budgetForBody(resolved.bodyLimitBytes);
   if (!Number.isInteger(resolved.bodyBudgetBytes) || resolved.bodyBudgetBytes < fewestBudgetBytes)
     throw new RangeError(
-      `sink: the body budget must hold one body at the body limit (${resolved.bodyLimitBytes} bytes) ` +
+      `sink: the body budget (--body-budget) must hold one body at the body limit (${resolved.bodyLimitBytes} bytes) ` +
         `beside the share kept for small deliveries: at least ${fewestBudgetBytes} bytes, got ${resolved.bodyBudgetBytes}`,
     );
   for (const [name, ms] of [
@@ -147,8 +148,8 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     resolved.headersTimeoutMs > resolved.requestTimeoutMs
   )
     throw new RangeError(
-      `sink: the headers timeout (${resolved.headersTimeoutMs} ms) must not exceed the request timeout ` +
-        `(${resolved.requestTimeoutMs} ms): the headers are part of the request`,
+      `sink: the headers timeout (--headers-timeout, ${resolved.headersTimeoutMs} ms) must not exceed the request ` +
+        `timeout (--request-timeout, ${resolved.requestTimeoutMs} ms): the headers are part of the request`,
     );
   if (!Number.isInteger(resolved.maxConnections) || resolved.maxConnections < 0)
     throw new RangeError(`sink: max connections must be an integer >= 0, got ${resolved.maxConnections}`);
@@ -159,4 +160,18 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
       `sink: inbox busy timeout must be an integer >= 0 ms, got ${resolved.inboxBusyTimeoutMs}`,
     );
   return resolved;
+}
+
+/**
+ * The options' checks for a command line, made before anything starts: a bad value, or a bad
+ * pair (the body budget against the body limit, the headers timeout within the request
+ * timeout), is a UserError naming the flag.
+ */
+export function checkSinkFlags(options: Omit<SinkOptions, 'dataDir'>): void {
+  try {
+    resolveSinkOptions({ dataDir: '.', ...options });
+  } catch (error) {
+    if (error instanceof RangeError) throw new UserError(error.message);
+    throw error;
+  }
 }
