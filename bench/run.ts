@@ -38,6 +38,11 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     describe: 'lake publishes and analyst questions at 180 days of history vs 1 day, and vs native tables',
     load: async () => (await import('./history.js')).runHistoryBench,
   },
+  hostile: {
+    describe:
+      'the sink under hostile clients (1,000 forged 10 MiB bodies; 3,000 connections trickling headers) while a genuine sender delivers every 50 ms',
+    load: async () => (await import('./hostile.js')).runHostileBench,
+  },
   freshness: {
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,

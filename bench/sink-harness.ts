@@ -19,6 +19,9 @@ export interface BenchHook {
 
 export interface ChildServer {
   readonly url: string;
+  readonly pid: number;
+  /** Resolves with the exit code when the child exits (by itself or after stop()). */
+  readonly exited: Promise<number | null>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -152,9 +155,9 @@ function stealShare(before: number[] | undefined, after: number[] | undefined): 
   return total > 0 ? (spent[7] as number) / total : Number.NaN;
 }
 
-/** `campaign-warehouse sink` (built CLI) in a child process, on a free port. */
-export function startSinkChild(dataDir: string, args: string[] = []): Promise<ChildServer> {
-  const child = spawn(process.execPath, [BUILT_CLI, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
+/** `campaign-warehouse sink` (the built CLI, or another build's `cli`) in a child process, on a free port. */
+export function startSinkChild(dataDir: string, args: string[] = [], cli = BUILT_CLI): Promise<ChildServer> {
+  const child = spawn(process.execPath, [cli, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CW_LOG_LEVEL: 'info' },
   });
@@ -193,6 +196,8 @@ function waitForUrl(
       if (url)
         resolve({
           url,
+          pid: child.pid as number,
+          exited,
           stop: () => {
             child.kill('SIGTERM');
             return exited;

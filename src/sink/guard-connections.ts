@@ -7,7 +7,16 @@ import type { TimeoutPhase } from './sink-metrics.js';
  * every 30 s by default, so a 10 s headers timeout would close a trickling connection after up
  * to 40 s; every second costs one walk over the connections receiving a request (not the idle ones).
  */
-export const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+export const CONNECTIONS_CHECKING_INTERVAL_MS = 250;
+
+/**
+ * The kernel's queue of connections not yet accepted (capped by net.core.somaxconn, 4096 on
+ * current Linux). Node's default, 511, overflows when thousands of connections arrive at once
+ * (a flood, or every slow connection closed by one timeout check reconnecting): the kernel then
+ * drops new connections' SYNs, and a genuine sender waits 1 s, then 3 s, for its retransmits.
+ * Queued, they are accepted within milliseconds, then served or refused by the connection cap.
+ */
+export const LISTEN_BACKLOG = 4_096;
 
 export interface ConnectionLimits {
   readonly headersTimeoutMs: number;

@@ -7,7 +7,7 @@ import { openStateDb, type StateDb } from '../state/state-db.js';
 import { listenFailure } from '../util/listen-failure.js';
 import { createLogger } from '../util/logger.js';
 import { BodyBudget } from './body-budget.js';
-import { guardConnections, serverOptions } from './guard-connections.js';
+import { guardConnections, LISTEN_BACKLOG, serverOptions } from './guard-connections.js';
 import { handleDelivery, reply } from './handle-delivery.js';
 import { parseHookPath } from './hook-path.js';
 import { HookRegistry } from './hook-registry.js';
@@ -192,7 +192,7 @@ export async function startSink(
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(o.port, o.host, () => {
+      server.listen({ port: o.port, host: o.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
