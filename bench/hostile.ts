@@ -27,6 +27,7 @@ import { Worker } from 'node:worker_threads';
 import { Agent, fetch } from 'undici';
 import { openInboxDb } from '../src/state/inbox-db.js';
 import { queryReadOnly } from '../src/warehouse/query-read-only.js';
+import { flag } from './bench-processes.js';
 import type { AttackPlan, AttackResult } from './hostile-attacker.js';
 import {
   type BenchHook,
@@ -69,6 +70,7 @@ interface Genuine {
   deliveryId?: number;
 }
 
+/** A flag's text value (flag() reads numbers). */
 function flagValue(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
@@ -259,10 +261,10 @@ function genuineFigures(phase: Phase) {
 
 export async function runHostileBench(args: string[]): Promise<Record<string, number | boolean>> {
   const phases = flagValue(args, '--phase') ?? 'ab';
-  const seconds = Number(flagValue(args, '--seconds') ?? DEFAULT_SECONDS);
-  const bodies = Number(flagValue(args, '--bodies') ?? DEFAULT_BODIES);
-  const bodyMib = Number(flagValue(args, '--body-mib') ?? DEFAULT_BODY_MIB);
-  const trickleCount = Number(flagValue(args, '--trickle') ?? DEFAULT_TRICKLE);
+  const seconds = flag(args, 'seconds', DEFAULT_SECONDS);
+  const bodies = flag(args, 'bodies', DEFAULT_BODIES);
+  const bodyMib = flag(args, 'body-mib', DEFAULT_BODY_MIB);
+  const trickleCount = flag(args, 'trickle', DEFAULT_TRICKLE);
   const cli = flagValue(args, '--cli');
   const figures: Record<string, number | boolean> = {};
   let met = true;
