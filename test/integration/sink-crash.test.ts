@@ -23,15 +23,16 @@ const SENDERS = 32;
 
 /**
  * `SENDERS` concurrent senders post one-document deliveries (ids `<prefix>-<sender>-<n>`) until
- * `stop()` is true or the sink goes away; returns the ids of documents acknowledged with 200.
+ * `stop()` is true or the sink goes away; returns the ids of documents acknowledged with 200
+ * (added to `acknowledged` as they come).
  */
 async function sendUntil(
   baseUrl: string,
   hook: TestHook,
   prefix: string,
   stop: () => boolean,
+  acknowledged: string[] = [],
 ): Promise<string[]> {
-  const acknowledged: string[] = [];
   const dispatcher = new Agent({ connections: SENDERS });
   const sender = async (s: number): Promise<void> => {
     for (let n = 0; !stop(); n++) {
@@ -76,9 +77,11 @@ describe('sink process: kill -9 and SIGTERM', () => {
   it('loses no acknowledged document when killed with SIGKILL under load', async () => {
     const first = await spawnSinkCli(data.dir, ['--publish-interval', '0.5']);
     let killed = false;
-    const sending = sendUntil(first.url, hook, 'k', () => killed);
-    // Let acknowledgements and a few publishes happen, then kill mid-stream.
+    const acks: string[] = [];
+    const sending = sendUntil(first.url, hook, 'k', () => killed, acks);
+    // Let acknowledgements and a few publishes happen, then kill mid-stream (however slow the machine).
     await sleep(1_500);
+    while (acks.length <= 50) await sleep(10);
     first.process.kill('SIGKILL');
     killed = true;
     const acknowledged = await sending;
