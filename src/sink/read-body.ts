@@ -47,7 +47,9 @@ export function readBody(
     };
     const onData = (chunk: Buffer): void => {
       if (declared !== undefined) {
-        whole ??= Buffer.allocUnsafe(declared);
+        // Its own ArrayBuffer, not a slice of Node's shared pool: the inbox writer posts the
+        // body to its thread, and a structured clone copies a view's whole ArrayBuffer.
+        whole ??= Buffer.allocUnsafeSlow(declared);
         size += chunk.copy(whole, size);
         return;
       }

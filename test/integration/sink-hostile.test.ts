@@ -195,15 +195,16 @@ describe('sink under hostile clients: the body budget', () => {
     expect(sink.stats().bodyBytesInFlight).toBeLessThan(BODY_LIMIT + MiB);
 
     // A chunked one is refused by its running count as soon as it crosses into the large share
-    // (413 would mean it was read up to the body limit instead).
+    // (413 would mean it was read up to the body limit instead). Its sender is still writing
+    // when the sink closes: the kernel may then reset the connection before the 503 is read.
     const chunked = await rawConnection(sink.url);
     chunked.socket.write(
       head(path, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...FORGED }),
     );
     const piece = 'x'.repeat(64 * 1024);
-    expect(await trickle(chunked, () => `${piece.length.toString(16)}\r\n${piece}\r\n`, 1)).toMatch(
-      /^HTTP\/1\.1 503 /,
-    );
+    const chunkedAnswer = await trickle(chunked, () => `${piece.length.toString(16)}\r\n${piece}\r\n`, 1);
+    expect(chunkedAnswer === '' || chunkedAnswer.startsWith('HTTP/1.1 503 ')).toBe(true);
+    expect(sink.stats().outcomes).toMatchObject({ over_budget: 2, too_large: 0 });
 
     // Small genuine deliveries kept flowing while the budget's large share was full.
     const before = genuine.statuses.length;
