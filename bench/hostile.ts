@@ -17,6 +17,9 @@
  * another build's CLI (e.g. main's, for the figures before the budget; it then has none of
  * the new defaults). Node raises its own open-file limit to the hard limit at start; the
  * 3,000 connections need a hard limit (`ulimit -Hn`) above ~6,100 (both ends are on this machine).
+ * CW_BENCH_DEBUG=1 also prints each genuine delivery slower than 200 ms (when it was sent,
+ * relative to the attack's start) and the bench's own event-loop lag: to tell the sink's
+ * stalls from the machine's. Figures and their dates: bench/RESULTS.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
