@@ -1,4 +1,4 @@
-import { type IncomingHttpHeaders, request } from 'node:http';
+import { request } from 'node:http';
 
 /**
  * A POST with node:http, for what fetch cannot do: announce a Content-Length and send nothing,
@@ -9,14 +9,14 @@ export function rawPost(
   url: string,
   headers: Record<string, string | number>,
   chunks: { readonly count: number; readonly size: number } | 'none',
-): Promise<{ status: number; sentBytes: number; headers: IncomingHttpHeaders }> {
+): Promise<{ status: number; sentBytes: number }> {
   return new Promise((resolve, reject) => {
     let sentBytes = 0;
     let answered = false;
     const req = request(url, { method: 'POST', headers }, (res) => {
       answered = true;
       res.resume();
-      resolve({ status: res.statusCode ?? 0, sentBytes, headers: res.headers });
+      resolve({ status: res.statusCode ?? 0, sentBytes });
     });
     req.on('error', (error) => {
       if (!answered) reject(error);
