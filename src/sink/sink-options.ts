@@ -1,3 +1,4 @@
+import type { SinkWatchOptions } from '../notify/sink-watch.js';
 import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
 import { DEFAULT_INBOX_BUSY_TIMEOUT_MS } from './inbox-writer.js';
@@ -37,6 +38,8 @@ export interface SinkOptions {
   readonly openInbox?: (dataDir: string) => InboxDb;
   /** How long an inbox commit waits for another writer's lock before the sink answers 503. */
   readonly inboxBusyTimeoutMs?: number;
+  /** Notifications (src/notify/): the sink's watch opens and closes its incidents through this notifier. */
+  readonly notify?: Pick<SinkWatchOptions, 'notifier' | 'everyMs' | 'publishFailingAfterMs' | 'diskLimits'>;
 }
 
 /** SinkOptions with every default applied, validated once at the edge. */
