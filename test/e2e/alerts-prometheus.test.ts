@@ -142,7 +142,9 @@ afterAll(async () => {
 
 describe('a failed sync under serve', () => {
   it('is announced once by the built-in notifications, with the attempt and the next retry, and shown in /metrics', async () => {
-    await hooks.waitFor(1, BOUND_MS);
+    await until('sync_failed at the webhook', async () =>
+      hooks.messages().some((m) => m.event === 'sync_failed') ? true : undefined,
+    );
     // Only sync_failed's: a CI machine with little disk may rightly add disk_low.
     const messages = hooks.messages(`/built-in/${TOKEN}`).filter((m) => m.event === 'sync_failed');
     expect(messages).toEqual([
