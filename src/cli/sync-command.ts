@@ -78,8 +78,15 @@ export function registerSync(program: Command): void {
         if (flags.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else process.stdout.write(formatSummary(summary));
         notifier?.succeeded(summary);
-      } catch (error) {
+      } catch (caught) {
         progress.stop();
+        // A full disk says so and names the data directory (SQLite may only say "disk I/O error").
+        const { explainNoSpace } = await import('../util/no-space.js');
+        const error = explainNoSpace(
+          caught,
+          config.dataDir,
+          '; free some space, then run the sync again: it resumes where it stopped',
+        );
         // An interrupted sync (exit 130) did not fail: it resumes at the next run.
         if ((error as { exitCode?: unknown }).exitCode !== 130)
           notifier?.failed(config.snapshotDate ?? latestCompletedRefresh(new Date()), error);

@@ -33,7 +33,14 @@ export function startSyncNotifier(
   trigger: string,
 ): SyncNotifier | undefined {
   if (!config || !hasTargets(config)) return undefined;
-  const notifier = new Notifier({ config, dataDir, logger });
+  let notifier: Notifier;
+  try {
+    notifier = new Notifier({ config, dataDir, logger });
+  } catch (error) {
+    // The state database cannot be opened (a full disk, say): the sync says why itself.
+    logger.warn({ err: firstLine(error) }, 'notifications: cannot start; the sync runs without them');
+    return undefined;
+  }
   notifier.heartbeat('start', `sync started (${trigger})`);
   // Notifications never change a sync's outcome: a problem of theirs is logged only.
   const safely = (outcome: SyncOutcome) => {
