@@ -7,6 +7,7 @@
 import { and, eq, sum } from 'drizzle-orm';
 import { loadDataCheckRecord } from '../state/data-check-record.js';
 import { runs } from '../state/schema.js';
+import { firstLine } from '../util/first-line.js';
 import type { DataCheckResult } from '../warehouse/types.js';
 import { dataBehindSeconds } from './data-behind.js';
 import { DISK_LOW_BYTES, DISK_LOW_RATIO, diskSpace, isDiskLow } from './disk-space.js';
@@ -27,8 +28,20 @@ export type SyncOutcome =
       readonly retries?: boolean;
     };
 
-/** After a sync (or its failure): heartbeat, sync_failed / sync_recovered, then every other condition. */
+/**
+ * After a sync (or its failure): heartbeat, sync_failed / sync_recovered, then every other
+ * condition. Never throws: notifications never change a sync's outcome (a problem of theirs,
+ * a busy state database say, is logged).
+ */
 export function reportSyncOutcome(notifier: Notifier, dataDir: string, outcome: SyncOutcome): void {
+  try {
+    reportOutcome(notifier, dataDir, outcome);
+  } catch (error) {
+    notifier.logger.warn({ err: firstLine(error) }, 'notifications: could not report the sync');
+  }
+}
+
+function reportOutcome(notifier: Notifier, dataDir: string, outcome: SyncOutcome): void {
   if (outcome.ok) {
     notifier.heartbeat('success', outcome.line);
     notifier.clear(

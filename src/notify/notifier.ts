@@ -77,6 +77,10 @@ export class Notifier {
     return { sent: this.#sent, failed: this.#failed };
   }
 
+  get logger(): Logger {
+    return this.#o.logger;
+  }
+
   now(): Date {
     return this.#o.now?.() ?? new Date();
   }

@@ -30,13 +30,7 @@ export function startServiceNotifier(
 ): ServiceNotifier | undefined {
   if (!config || !hasTargets(config)) return undefined;
   const notifier = new Notifier({ config, dataDir, logger });
-  const safely = (outcome: SyncOutcome) => {
-    try {
-      reportSyncOutcome(notifier, dataDir, outcome);
-    } catch (error) {
-      logger.warn({ err: firstLine(error) }, 'notifications: could not report the sync');
-    }
-  };
+  const safely = (outcome: SyncOutcome) => reportSyncOutcome(notifier, dataDir, outcome);
   return {
     notifier,
     started: (trigger) => notifier.heartbeat('start', `sync started (${trigger})`),

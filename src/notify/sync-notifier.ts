@@ -42,14 +42,7 @@ export function startSyncNotifier(
     return undefined;
   }
   notifier.heartbeat('start', `sync started (${trigger})`);
-  // Notifications never change a sync's outcome: a problem of theirs is logged only.
-  const safely = (outcome: SyncOutcome) => {
-    try {
-      reportSyncOutcome(notifier, dataDir, outcome);
-    } catch (error) {
-      logger.warn({ err: firstLine(error) }, 'notifications: could not report the sync');
-    }
-  };
+  const safely = (outcome: SyncOutcome) => reportSyncOutcome(notifier, dataDir, outcome);
   return {
     succeeded: (s) => safely({ ok: true, snapshotDate: s.snapshotDate, line: summaryLine(s) }),
     failed: (snapshotDate, error) => safely({ ok: false, snapshotDate, reason: firstLine(error) }),

@@ -12,7 +12,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { type RunningSimulator, startSimulator } from '../../src/simulator/start
 import { packageRoot } from '../../src/util/package-root.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { commandMissing } from '../helpers/command-missing.js';
+import { freePort } from '../helpers/free-port.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -39,16 +39,6 @@ let sim: RunningSimulator;
 let hooks: WebhookReceiver;
 let serveLog = '';
 let sinkUrl = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** Starts a child process; its output is kept for the failure message. */
 function start(

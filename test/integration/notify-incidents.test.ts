@@ -12,11 +12,12 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSync } from '../../src/extract/run-sync.js';
-import { checkDisk, checkStale, reportSyncOutcome } from '../../src/notify/conditions.js';
+import { checkDataChecks, checkDisk, checkStale, reportSyncOutcome } from '../../src/notify/conditions.js';
 import { Notifier } from '../../src/notify/notifier.js';
 import type { NotifyConfig } from '../../src/notify/notify-config.js';
 import { createPoster } from '../../src/notify/post-with-retry.js';
 import { startSink } from '../../src/sink/start-sink.js';
+import { saveDataCheckRecord } from '../../src/state/data-check-record.js';
 import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { runs } from '../../src/state/schema.js';
 import { openStateDb } from '../../src/state/state-db.js';
@@ -190,6 +191,43 @@ describe('incidents', () => {
     await n.settled();
     expect(jsonOf(r).slice(3)).toEqual([
       expect.objectContaining({ event: 'data_checks_failed', resolved: true }),
+    ]);
+  });
+
+  it('history_checks_failed apart from data_checks_failed, for check results of kind history', async () => {
+    const r = await receiver();
+    const dataDir = tempDataDir();
+    const n = notifier(dataDir, configFor(r));
+    const result = (check: string, status: 'passed' | 'failed', kind?: string) => ({
+      segment: 'all',
+      check,
+      status,
+      checked: 10,
+      failing: status === 'failed' ? 3 : 0,
+      failingCampaigns: status === 'failed' ? 2 : 0,
+      campaigns: status === 'failed' ? ['5000', '5001'] : [],
+      ...(kind ? { kind } : {}),
+    });
+    const record = (results: ReturnType<typeof result>[]) =>
+      saveDataCheckRecord(n.state, {
+        runId: 'r1',
+        snapshotDate: '2026-11-20',
+        mode: 'warn',
+        checkedAt: '2026-11-20T22:00:00Z',
+        results,
+      });
+    record([result('campaign_posts_counted', 'passed'), result('posts_never_shrink', 'failed', 'history')]);
+    checkDataChecks(n);
+    checkDataChecks(n);
+    record([result('campaign_posts_counted', 'passed'), result('posts_never_shrink', 'passed', 'history')]);
+    checkDataChecks(n);
+    await n.settled();
+    expect(jsonOf(r).map((m) => [m.event, m.resolved])).toEqual([
+      ['history_checks_failed', false],
+      ['history_checks_failed', true],
+    ]);
+    expect(jsonOf(r)[0]!.details.checks).toEqual([
+      { check: 'posts_never_shrink', segment: 'all', campaigns: 2 },
     ]);
   });
 
