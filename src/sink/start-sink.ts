@@ -38,7 +38,7 @@ export interface RunningSink {
   /** Publishes every acknowledged delivery not yet in the warehouse now; rejects if the publish fails. */
   publishNow(): Promise<LoadResult>;
   stats(): SinkStats;
-  /** Runs the notifications' watch now (it runs every few seconds anyway; tests call it). */
+  /** Runs the notifications' watch now (it runs every WATCH_EVERY_MS anyway; tests call it). */
   checkHealthNow(): void;
   /**
    * Graceful stop: stop accepting connections, let in-flight requests finish (their commits
