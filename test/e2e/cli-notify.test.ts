@@ -118,7 +118,8 @@ describe('notifications of a cron sync', () => {
         [good.url, plain],
         [failing.url, plainFailing],
       ] as const) {
-        const out = await timed(baseUrl, { CW_NOTIFY_WEBHOOK: url });
+        // The heartbeat too: a sync that succeeds with no incident open sends only heartbeats.
+        const out = await timed(baseUrl, { CW_NOTIFY_WEBHOOK: url, CW_HEARTBEAT_URL: url });
         expect(out.code, url).toBe(baseline.code);
         expect(out.ms, url).toBeLessThan(baseline.ms + SYNC_NOTIFY_WAIT_MS + SLACK_MS);
         expect(out.stderr).toMatch(/notification failed|notifications still unsent when stopping/);
