@@ -12,9 +12,8 @@ export function registerNotify(program: Command): void {
   notify
     .command('test')
     .description(
-      'send a test message to every webhook and the heartbeat (its /log endpoint, which changes nothing)\n' +
-        'configured in the config file\'s "notify" section or CW_NOTIFY_WEBHOOK / CW_HEARTBEAT_URL;\n' +
-        'prints each target (its host only) with its result; exit 1 if one failed',
+      'send a test message to every configured webhook and to the heartbeat (its /log endpoint, which ' +
+        'changes nothing); print each target by its host with its result; exit 1 if one failed',
     )
     .option('--config <file>', 'JSON config file [env CW_CONFIG]')
     .action(async (flags: NotifyTestFlags) => {
