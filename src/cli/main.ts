@@ -11,6 +11,7 @@ import { firstLine } from '../util/first-line.js';
 import { registerCatalog } from './catalog-command.js';
 import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';
+import { registerNotify } from './notify-command.js';
 import { registerQuery } from './query-command.js';
 import { registerReport } from './report-command.js';
 import { registerSchemas } from './schemas-command.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
     registerSchemas,
     registerSink,
     registerServe,
+    registerNotify,
     registerSimulate,
   ]) {
     register(program);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
 
 /** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
@@ -97,6 +98,7 @@ export function registerSink(program: Command): void {
         throw new UserError('--host: an address cannot be empty');
       sinkOptions.checkSinkFlags(options);
       const logger = createLogger('sink');
+      const notifier = await sinkNotifier(flags, options.dataDir, logger);
       await probeListen(
         'sink',
         options.host ?? sinkOptions.DEFAULT_SINK_HOST,
@@ -106,7 +108,7 @@ export function registerSink(program: Command): void {
       try {
         logger.info({ pid: process.pid, dataDir: options.dataDir }, 'sink: starting');
         const { startSink } = await import('../sink/start-sink.js');
-        const sink = await startSink({ ...options, logger });
+        const sink = await startSink({ ...options, logger, ...(notifier ? { notify: { notifier } } : {}) });
         if ((await stop.receivedYet()) === undefined)
           logger.info({ url: sink.url, pid: process.pid }, 'sink: listening');
         const signal = await stop.requested;
@@ -117,9 +119,29 @@ export function registerSink(program: Command): void {
         });
         logger.info('sink: stopped');
       } finally {
+        await notifier?.close(SINK_NOTIFY_WAIT_MS);
         stop.dispose();
       }
     });
+}
+
+/** How long a stopping sink waits for the notifications under way. */
+const SINK_NOTIFY_WAIT_MS = 10_000;
+
+/**
+ * The sink's notifier (its incidents: sink_*, disk_low, data_stale), from the config file's
+ * notify section (--config when the command has it, else CW_CONFIG) and CW_NOTIFY_WEBHOOK /
+ * CW_HEARTBEAT_URL; undefined when no target is configured.
+ */
+async function sinkNotifier(flags: SinkFlags & { config?: string }, dataDir: string, logger: Logger) {
+  const [{ loadConfigFile }, { resolveNotifyConfig, hasTargets }, { Notifier }] = await Promise.all([
+    import('../config/sync-config.js'),
+    import('../notify/notify-config.js'),
+    import('../notify/notifier.js'),
+  ]);
+  const path = flags.config ?? process.env.CW_CONFIG;
+  const config = resolveNotifyConfig(path ? loadConfigFile(path).notify : undefined);
+  return hasTargets(config) ? new Notifier({ config, dataDir, logger }) : undefined;
 }
 
 function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {

@@ -29,17 +29,30 @@ export function registerSync(program: Command): void {
     .option('--json', 'print the summary as JSON')
     // What started the run, recorded in it (serve passes scheduled / catch-up / retry).
     .addOption(new Option('--trigger <name>').default('manual').hideHelp())
+    // serve reports the outcomes of the syncs it starts itself (it knows the retries).
+    .addOption(new Option('--no-notify').hideHelp())
     .action(async (flags: SyncCommandFlags) => {
       const { resolveSyncConfig } = await import('../config/sync-config.js');
       const config = resolveSyncConfig(flags);
-      const [{ runSync }, { createLogger }, { createProgressReporter }, { formatSummary }] =
-        await Promise.all([
-          import('../extract/run-sync.js'),
-          import('../util/logger.js'),
-          import('../extract/progress-reporter.js'),
-          import('../extract/format-summary.js'),
-        ]);
+      const [
+        { runSync },
+        { createLogger },
+        { createProgressReporter },
+        { formatSummary },
+        { startSyncNotifier },
+        { latestCompletedRefresh },
+      ] = await Promise.all([
+        import('../extract/run-sync.js'),
+        import('../util/logger.js'),
+        import('../extract/progress-reporter.js'),
+        import('../extract/format-summary.js'),
+        import('../notify/sync-notifier.js'),
+        import('../extract/snapshot-date.js'),
+      ]);
       const logger = createLogger('sync');
+      const notifier = flags.notify
+        ? startSyncNotifier(config.notify, config.dataDir, logger, flags.trigger)
+        : undefined;
       const tty = Boolean(process.stderr.isTTY);
       const progress = createProgressReporter(logger, tty);
       const abort = new AbortController();
@@ -64,13 +77,25 @@ export function registerSync(program: Command): void {
         progress.stop();
         if (flags.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(summary)}\n`);
         else process.stdout.write(formatSummary(summary));
-      } catch (error) {
+        notifier?.succeeded(summary);
+      } catch (caught) {
         progress.stop();
+        // A full disk says so and names the data directory (SQLite may only say "disk I/O error").
+        const { explainNoSpace } = await import('../util/no-space.js');
+        const error = explainNoSpace(
+          caught,
+          config.dataDir,
+          '; free some space, then run the sync again: it resumes where it stopped',
+        );
+        // An interrupted sync (exit 130) did not fail: it resumes at the next run.
+        if ((error as { exitCode?: unknown }).exitCode !== 130)
+          notifier?.failed(config.snapshotDate ?? latestCompletedRefresh(new Date()), error);
         // The CLI prints the one-line message; make sure an API failure exits non-zero.
         if (typeof (error as { exitCode?: unknown }).exitCode !== 'number')
           Object.assign(error as object, { exitCode: 1 });
         throw error;
       } finally {
+        await notifier?.close();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         process.off('disconnect', stop);
@@ -90,4 +115,6 @@ interface SyncCommandFlags {
   json?: boolean;
   strict?: boolean;
   trigger: string;
+  /** false with --no-notify (serve's syncs). */
+  notify: boolean;
 }

@@ -1,5 +1,6 @@
 /** The optional JSON config file (--config / CW_CONFIG). Unknown keys are errors: a typo must not pass silently. */
 import { z } from 'zod';
+import { notifySectionSchema } from '../notify/notify-config.js';
 import { cronProblem, timezoneProblem } from './schedule-check.js';
 
 /** A string that `problem` finds nothing wrong with; otherwise its message is the issue. */
@@ -55,6 +56,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** 'strict': a failing data check fails the sync before its publish (as `sync --strict`). */
   checks: z.enum(['warn', 'strict']).optional(),
+  /** Webhooks, heartbeat and staleness of the notifications (src/notify/notify-config.ts). */
+  notify: notifySectionSchema.optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { validateBaseUrl } from '../api/validate-base-url.js';
+import { type NotifyConfig, resolveNotifyConfig } from '../notify/notify-config.js';
 import { UserError } from '../util/user-error.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 import { resolveDataDir } from './data-dir.js';
@@ -56,6 +57,8 @@ export interface SyncConfig {
   readonly schedule: { readonly cron: string; readonly timezone: string };
   /** Failing data checks warn (default) or fail the run before its publish (`--strict`). */
   readonly checks?: 'warn' | 'strict';
+  /** Where notifications go (the config file's notify section, CW_NOTIFY_WEBHOOK, CW_HEARTBEAT_URL). */
+  readonly notify?: NotifyConfig;
 }
 
 /** The nightly slot: 30 minutes after the API's refresh window (18:00–21:00 UTC) closes. */
@@ -145,6 +148,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
     segments: file.segments ?? [],
     schedule: { ...DEFAULT_SCHEDULE, ...file.schedule },
     checks: flags.strict ? 'strict' : (file.checks ?? 'warn'),
+    notify: resolveNotifyConfig(file.notify, env),
   };
 }
 

@@ -20,6 +20,7 @@ import type { RowContext, TableRows } from '../normalize/rows.js';
 import { openStateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
+import { noSpaceMessage } from '../util/no-space.js';
 import { maintainLake, openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/types.js';
 import { checkBeforePublish, type DataCheckSummary } from './check-before-publish.js';
@@ -226,7 +227,7 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
   } catch (error) {
     await staging?.close().catch(() => {});
     if (run) {
-      const message = oneLine(error);
+      const message = noSpaceMessage(error, config.dataDir)?.slice(0, 500) ?? oneLine(error);
       const counters = {
         requests: client?.stats.requests ?? 0,
         retries: client?.stats.retries ?? 0,

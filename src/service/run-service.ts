@@ -8,6 +8,7 @@
  */
 
 import { resolveServiceConfig, type ServiceFlags } from '../config/service-config.js';
+import { startServiceNotifier } from '../notify/service-notifier.js';
 import { DEFAULT_SINK_HOST, DEFAULT_SINK_PORT } from '../sink/sink-options.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
@@ -24,7 +25,16 @@ export async function runService(flags: ServiceFlags): Promise<void> {
   const stop = await listenForStop();
   try {
     logger.info({ pid: process.pid, dataDir: config.dataDir }, 'starting');
-    const sink = await startSink({ dataDir: config.dataDir, ...sinkOptions, logger });
+    const notify = startServiceNotifier(config.notify, config.dataDir, logger);
+    const sink = await startSink({
+      dataDir: config.dataDir,
+      ...sinkOptions,
+      logger,
+      ...(notify ? { notify: { notifier: notify.notifier } } : {}),
+    }).catch(async (error: unknown) => {
+      await notify?.close();
+      throw error;
+    });
     const stoppedWhileStarting = (await stop.receivedYet()) !== undefined;
     let scheduler: Scheduler | undefined;
     try {
@@ -36,8 +46,9 @@ export async function runService(flags: ServiceFlags): Promise<void> {
             state,
             logger,
             now: () => new Date(),
-            sync: (snapshotDate, trigger, signal) =>
-              runSyncInChild({
+            sync: async (snapshotDate, trigger, signal) => {
+              notify?.started(trigger);
+              const summary = await runSyncInChild({
                 snapshotDate,
                 trigger,
                 signal,
@@ -45,7 +56,10 @@ export async function runService(flags: ServiceFlags): Promise<void> {
                 dataDir: config.dataDir,
                 ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
                 ...(flags.config ? { configFile: flags.config } : {}),
-              }),
+              });
+              notify?.succeeded(snapshotDate, summary);
+            },
+            ...(notify ? { onOutcome: (outcome) => notify.failed(outcome) } : {}),
           });
           scheduler.start();
           logger.info({ sink: sink.url, cron: schedule.cron, dataDir: config.dataDir }, 'serving');
@@ -58,6 +72,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
       }
     } finally {
       await sink.close();
+      await notify?.close();
     }
   } finally {
     stop.dispose();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { SyncSummary } from '../extract/run-sync.js';
 import { BUILT_CLI } from '../util/built-cli.js';
 import type { Logger } from '../util/logger.js';
 
@@ -23,13 +24,14 @@ export interface SyncInChildInput {
  * synchronous DuckDB calls then never hold the sink's event loop (acknowledgements never
  * wait for a sync), and a sync that crashes cannot take the sink down. The child inherits the
  * environment (CW_API_KEY never goes on its command line) and stderr (its JSON log lines);
- * its summary is logged here. Aborting sends SIGTERM: the sync stops at a safe point and stays
+ * its summary is logged here and resolved. Aborting sends SIGTERM: the sync stops at a safe point and stays
  * resumable; so does it when this process dies without a word (SIGKILL), through the IPC
  * channel the child watches. Resolves on exit 0; otherwise rejects with the child's last
  * line of stderr.
  */
-export function runSyncInChild(input: SyncInChildInput): Promise<void> {
-  const args = [BUILT_CLI, 'sync', '--json', '--snapshot-date', input.snapshotDate];
+export function runSyncInChild(input: SyncInChildInput): Promise<SyncSummary | undefined> {
+  // --no-notify: serve reports the outcome itself (run-service.ts), with its retry plan.
+  const args = [BUILT_CLI, 'sync', '--json', '--no-notify', '--snapshot-date', input.snapshotDate];
   args.push('--trigger', input.trigger, '--data-dir', input.dataDir);
   if (input.baseUrl) args.push('--base-url', input.baseUrl);
   if (input.configFile) args.push('--config', input.configFile);
@@ -53,9 +55,10 @@ export function runSyncInChild(input: SyncInChildInput): Promise<void> {
     child.once('exit', (code, signal) => {
       input.signal.removeEventListener('abort', stop);
       if (code === 0) {
-        const summary = stdout.trim().split('\n').at(-1);
-        input.logger.info(summary ? JSON.parse(summary) : {}, 'sync finished');
-        resolve();
+        const line = stdout.trim().split('\n').at(-1);
+        const summary = line ? (JSON.parse(line) as SyncSummary) : undefined;
+        input.logger.info(summary ?? {}, 'sync finished');
+        resolve(summary);
         return;
       }
       reject(new Error(lastError || `sync exited with ${signal ?? `code ${code}`}`));

@@ -25,6 +25,11 @@ export interface SchedulerOptions {
   /** Runs one sync for the snapshot date; rejects on failure (already recorded in the runs table). */
   sync(snapshotDate: string, trigger: string, signal: AbortSignal): Promise<void>;
   readonly checkEveryMs?: number;
+  /**
+   * After each sync: its error (undefined on success) and, after a failure, when the next
+   * attempt is due (undefined: not before the next night's slot). The notifications' hook.
+   */
+  onOutcome?(outcome: { snapshotDate: string; error?: unknown; nextRetryAt?: Date }): void;
 }
 
 export class Scheduler {
@@ -70,6 +75,7 @@ export class Scheduler {
       .sync(decision.snapshotDate, trigger, this.abort.signal)
       .then(() => {
         this.failed = undefined;
+        this.o.onOutcome?.({ snapshotDate: decision.snapshotDate });
       })
       .catch((error: unknown) => {
         const count = this.failed?.snapshotDate === decision.snapshotDate ? this.failed.count + 1 : 1;
@@ -78,6 +84,18 @@ export class Scheduler {
           { err: (error as Error).message, snapshotDate: decision.snapshotDate },
           'sync failed; will retry',
         );
+        if (this.o.onOutcome) {
+          const next = decideSchedule({ now: this.o.now(), running: false, ...this.history() });
+          const nextRetryAt =
+            next.action === 'run'
+              ? new Date(this.o.now().getTime() + (this.o.checkEveryMs ?? CHECK_EVERY_MS))
+              : next.until;
+          this.o.onOutcome({
+            snapshotDate: decision.snapshotDate,
+            error,
+            ...(nextRetryAt ? { nextRetryAt } : {}),
+          });
+        }
       })
       .finally(() => {
         this.current = undefined;

@@ -1,6 +1,7 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DURABLE_PRAGMAS } from '../state/open-sqlite.js';
+import { noSpaceMessage } from '../util/no-space.js';
 import { packageRoot } from '../util/package-root.js';
 
 /** A verified delivery to keep: the exact raw body and what the loader needs about it. */
@@ -174,7 +175,8 @@ export class InboxWriter {
     });
     let failure: string | undefined;
     worker.on('message', (message: WorkerReply | WorkerFatal) => {
-      if ('fatal' in message) failure = `inbox worker failed: ${message.fatal}`;
+      if ('fatal' in message)
+        failure = `inbox worker failed: ${noSpaceMessage(message.fatal, dirname(this.#file)) ?? message.fatal}`;
       else this.#settle(message);
     });
     worker.on('error', (error) => {
@@ -194,7 +196,8 @@ export class InboxWriter {
   /** Settles the batches a worker answered for. */
   #settle(reply: WorkerReply): void {
     if ('error' in reply) {
-      const failure = new Error(reply.error);
+      // A full disk says so and names the data directory (SQLite may only say "disk I/O error").
+      const failure = new Error(noSpaceMessage(reply.error, dirname(this.#file)) ?? reply.error);
       for (const seq of reply.seqs) {
         for (const entry of this.#take(seq)) entry.reject(failure);
       }

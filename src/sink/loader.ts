@@ -4,6 +4,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Row } from '../normalize/rows.js';
 import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
+import { noSpaceMessage } from '../util/no-space.js';
 import type { PublishResult, StreamBatch } from '../warehouse/types.js';
 import { type BatchLookups, buildStreamBatch, type StoredDelivery } from './build-stream-batch.js';
 import type { HookRegistry } from './hook-registry.js';
@@ -216,7 +217,10 @@ export class Loader implements SinkLoader {
       (error: Error) => {
         this.#running = undefined;
         this.#o.onPublishFailed(error);
-        this.#o.logger.error({ err: error.message }, 'sink: publish failed; retrying next interval');
+        this.#o.logger.error(
+          { err: noSpaceMessage(error, this.#o.dataDir) ?? error.message },
+          'sink: publish failed; retrying next interval',
+        );
         this.#refreshOldest();
         this.#arm(this.#o.publishIntervalMs);
       },

@@ -1,3 +1,4 @@
+import type { SinkWatchOptions } from '../notify/sink-watch.js';
 import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
@@ -92,6 +93,8 @@ export interface SinkOptions {
   readonly openInbox?: (dataDir: string) => InboxDb;
   /** How long an inbox commit waits for another writer's lock before the sink answers 503. */
   readonly inboxBusyTimeoutMs?: number;
+  /** Notifications (src/notify/): the sink's watch opens and closes its incidents through this notifier. */
+  readonly notify?: Pick<SinkWatchOptions, 'notifier' | 'everyMs' | 'publishFailingAfterMs' | 'diskLimits'>;
 }
 
 /** SinkOptions with every default applied, validated once at the edge. */

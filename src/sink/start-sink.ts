@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { registerHealthMetrics } from '../notify/health-metrics.js';
+import { SinkHealth, startSinkWatch } from '../notify/sink-watch.js';
 import { loadDataCheckRecord } from '../state/data-check-record.js';
 import { INBOX_DB_FILE, type InboxDb, openInboxDb } from '../state/inbox-db.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
@@ -43,6 +45,8 @@ export interface RunningSink {
   /** Publishes every acknowledged delivery not yet in the warehouse now; rejects if the publish fails. */
   publishNow(): Promise<LoadResult>;
   stats(): SinkStats;
+  /** Runs the notifications' watch now (it runs every WATCH_EVERY_MS anyway; tests call it). */
+  checkHealthNow(): void;
   /**
    * Graceful stop: stop accepting connections, let in-flight requests finish (their commits
    * included), publish what is pending (a failure is logged: the rows stay in the inbox for
@@ -74,6 +78,7 @@ export async function startSink(
   const registry = new HookRegistry(state);
   let publishes = 0;
   let publishFailures = 0;
+  const health = new SinkHealth();
   const progress = new InboxProgress(inbox);
   const loaderOptions = {
     dataDir: o.dataDir,
@@ -81,11 +86,13 @@ export async function startSink(
     logger,
     onPublished: (result: LoadResult) => {
       publishes += result.publishes;
+      if (result.publishes > 0) health.published();
       for (let i = 0; i < result.publishes; i++) metrics.published();
       logger.info(result, 'sink: published');
     },
     onPublishFailed: () => {
       publishFailures += 1;
+      health.publishFailed(Date.now());
       metrics.publishFailed();
     },
   };
@@ -119,6 +126,12 @@ export async function startSink(
       const first = deliveries[0];
       if (first) loader.noteAcknowledged(first.receivedAt, deliveries.length);
     },
+  });
+  registerHealthMetrics(metrics.registry, {
+    dataDir: o.dataDir,
+    state,
+    health,
+    notifier: options.notify?.notifier,
   });
   const budget = new BodyBudget(o.bodyBudgetBytes);
   const notice = new ThrottledNotice(logger, {
@@ -205,11 +218,23 @@ export async function startSink(
     throw listenFailure(error, 'sink', o.host, o.port);
   }
   const { port } = server.address() as AddressInfo;
+  const watch =
+    options.notify &&
+    startSinkWatch({
+      ...options.notify,
+      dataDir: o.dataDir,
+      logger,
+      health,
+      backlog: () => progress.backlog(),
+      refusals: () => metrics.outcomes().inbox_unavailable,
+      commits: () => writer.stats().commits,
+    });
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;
 
   let closed: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     closing = true;
+    watch?.stop();
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
@@ -234,6 +259,7 @@ export async function startSink(
     url: `http://${host}:${port}`,
     port,
     publishNow: () => loader.loadNow(),
+    checkHealthNow: () => watch?.tick(),
     stats: () => ({
       outcomes: metrics.outcomes(),
       backlog: progress.backlog(),

@@ -74,3 +74,22 @@ export const meta = sqliteTable('meta', {
   value: text('value').notNull(),
   updatedAt: text('updated_at').notNull(),
 });
+
+/**
+ * Notification incidents (src/notify/): one row per kind, open while resolved_at is NULL.
+ * Kept here so that a restart neither repeats a message nor forgets an incident, and so that
+ * two processes of one data directory (serve, a cron sync, status) agree on what was sent.
+ */
+export const incidents = sqliteTable('incidents', {
+  /** sync_failed, data_stale, data_checks_failed, history_checks_failed, sink_*, disk_low */
+  kind: text('kind').primaryKey(),
+  /** ISO-8601 UTC: when the current (or last) incident of this kind started. */
+  openedAt: text('opened_at').notNull(),
+  /** When a message about it was last sent (start or reminder). */
+  notifiedAt: text('notified_at').notNull(),
+  /** NULL while open. */
+  resolvedAt: text('resolved_at'),
+  summary: text('summary').notNull(),
+  /** JSON object: the latest details (attempt, backlog, failing checks...). */
+  details: text('details').notNull().default('{}'),
+});

@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer, connect as tcpConnect } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { hookPath } from '../../src/sink/hook-path.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { freePort } from '../helpers/free-port.js';
 import { type SinkChild, spawnSinkCli } from '../helpers/sink-child.js';
 import { deliveryBody, insertHook, sampleDocument, type TestHook } from '../helpers/sink-fixtures.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -54,17 +55,6 @@ function guideServerBlock(paths: { cert: string; key: string }, listenPort: numb
     config = config.replace(pattern, replacement);
   }
   return config;
-}
-
-/** A free loopback port (closed again at once for nginx to take). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
 }
 
 /** Resolves once something accepts TCP connections on the port (nginx has no ready signal). */

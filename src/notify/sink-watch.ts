@@ -1,0 +1,100 @@
+/**
+ * The sink's side of the notifications (in `sink` and in `serve`): a tick that opens and
+ * closes sink_publish_failing and sink_inbox_refusing from what the sink saw, and checks the
+ * data directory's disk, the data's staleness and the reminders. Never throws into the sink.
+ */
+import type { Logger } from '../util/logger.js';
+import { checkDisk, checkStale } from './conditions.js';
+import type { Notifier } from './notifier.js';
+
+/** How often the sink checks: a minute's delay on a message is nothing against the conditions' hours. */
+export const WATCH_EVERY_MS = 30_000;
+/** Publishes failing this long (the issue's bar: a blip of one publish is not an incident). */
+export const PUBLISH_FAILING_AFTER_MS = 5 * 60_000;
+
+/** What the sink tells the watch, and what /metrics reads of it. */
+export class SinkHealth {
+  /** Epoch ms of the first failed publish since the last successful one. */
+  failingSince: number | undefined;
+  publishedSinceStart = 0;
+
+  publishFailed(at: number): void {
+    this.failingSince ??= at;
+  }
+
+  published(): void {
+    this.failingSince = undefined;
+    this.publishedSinceStart += 1;
+  }
+
+  /** Seconds publishes have been failing (0 when the last publish succeeded). */
+  failingSeconds(now: number): number {
+    return this.failingSince === undefined ? 0 : (now - this.failingSince) / 1000;
+  }
+}
+
+export interface SinkWatchOptions {
+  readonly notifier: Notifier;
+  readonly dataDir: string;
+  readonly logger: Logger;
+  readonly health: SinkHealth;
+  backlog(): number;
+  /** Deliveries answered 503 because the inbox could not commit, since start. */
+  refusals(): number;
+  /** Successful inbox commits since start. */
+  commits(): number;
+  readonly everyMs?: number;
+  readonly publishFailingAfterMs?: number;
+  /** Disk limits (tests): default 10% / 2 GB. */
+  readonly diskLimits?: { ratio: number; bytes: number };
+}
+
+export interface SinkWatch {
+  /** One check now (the timer calls it; tests may too). */
+  tick(): void;
+  stop(): void;
+}
+
+export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
+  let refusalsSeen = 0;
+  let commitsAtRefusal = 0;
+  const tick = () => {
+    try {
+      const now = o.notifier.now().getTime();
+      const failing = o.health.failingSince;
+      if (failing !== undefined && now - failing >= (o.publishFailingAfterMs ?? PUBLISH_FAILING_AFTER_MS)) {
+        const backlog = o.backlog();
+        o.notifier.raise(
+          'sink_publish_failing',
+          `sink publishes have failed for ${Math.round((now - failing) / 60_000)} min; ${backlog} deliveries wait in the inbox`,
+          { backlog, failing_since: new Date(failing).toISOString() },
+        );
+      } else if (failing === undefined && (o.health.publishedSinceStart > 0 || o.backlog() === 0)) {
+        o.notifier.clear('sink_publish_failing', `sink publishes succeed again; backlog ${o.backlog()}`);
+      }
+      const refusals = o.refusals();
+      if (refusals > refusalsSeen) {
+        o.notifier.raise(
+          'sink_inbox_refusing',
+          `the sink answers 503: its inbox cannot commit (${refusals} deliveries refused since start; see the sink's log)`,
+          { refused: refusals },
+        );
+        refusalsSeen = refusals;
+        commitsAtRefusal = o.commits();
+      } else if (o.commits() > commitsAtRefusal) {
+        o.notifier.clear('sink_inbox_refusing', 'the sink commits deliveries to its inbox again');
+      }
+      checkDisk(o.notifier, o.dataDir, o.diskLimits);
+      checkStale(o.notifier);
+      o.notifier.remind();
+    } catch (error) {
+      o.logger.warn(
+        { err: (error as Error).message },
+        'notifications: check failed; retrying at the next tick',
+      );
+    }
+  };
+  const timer = setInterval(tick, o.everyMs ?? WATCH_EVERY_MS);
+  timer.unref();
+  return { tick, stop: () => clearInterval(timer) };
+}
