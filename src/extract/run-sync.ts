@@ -79,7 +79,12 @@ export interface SyncSummary {
 
 export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncSummary> {
   const started = Date.now();
-  const snapshotDate = resolveSnapshotDate(deps.now(), config.snapshotDate, config.force);
+  const { date: snapshotDate, relabelled } = resolveSnapshotDate(
+    deps.now(),
+    config.snapshotDate,
+    config.force,
+  );
+  if (relabelled) deps.logger.warn({ snapshotDate }, relabelled);
   const segments: Segment[] = [ALL_SEGMENT, ...config.segments];
   const state = openStateDb(config.dataDir);
   const registry = new RunRegistry(state);
