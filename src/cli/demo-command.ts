@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 export function registerDemo(program: Command): void {
   program
@@ -8,14 +9,15 @@ export function registerDemo(program: Command): void {
         'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included),\n' +
         'and last the HTML report (<data-dir>/report.html)',
     )
-    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
-    .action(async (flags: { dataDir?: string }) => {
-      const [{ runDemo }, { createLogger }, { resolveDataDir }] = await Promise.all([
+    .option(...dataDirOption())
+    .option(...CONFIG_OPTION)
+    .action(async (flags: { dataDir?: string; config?: string }) => {
+      const [{ runDemo }, { createLogger }, { writableDataDir }] = await Promise.all([
         import('./run-demo.js'),
         import('../util/logger.js'),
-        import('../config/data-dir.js'),
+        import('../config/command-data-dir.js'),
       ]);
-      const dataDir = resolveDataDir(flags.dataDir);
+      const dataDir = writableDataDir(flags);
       const logger = createLogger('demo');
       // The demo's own story goes to stdout; keep the JSON log for warnings and errors.
       logger.level = process.env.CW_LOG_LEVEL ?? 'warn';

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { firstLine } from '../util/first-line.js';
 import { UserError } from '../util/user-error.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 import { readableDataDir } from './readable-data-dir.js';
 
 const FORMATS = ['table', 'csv', 'json'] as const;
@@ -15,12 +16,13 @@ export function registerQuery(program: Command): void {
     .description('run one read-only SQL query on the published warehouse')
     .argument('<sql>', 'the SQL to run, e.g. "select * from latest_sync"')
     .option('--format <format>', `output format: ${FORMATS.join(', ')}`, 'table')
-    .option('--data-dir <dir>', 'folder of warehouse.duckdb (env CW_DATA_DIR, default ./data)')
-    .action(async (sql: string, options: { format: string; dataDir?: string }) => {
+    .option(...dataDirOption('folder of warehouse.duckdb'))
+    .option(...CONFIG_OPTION)
+    .action(async (sql: string, options: { format: string; dataDir?: string; config?: string }) => {
       const format = FORMATS.find((f) => f === options.format);
       if (!format)
         throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
-      const dataDir = await readableDataDir(options.dataDir);
+      const dataDir = await readableDataDir(options);
       const { queryReadOnly } = await import('../warehouse/query-read-only.js');
       const { formatResult } = await import('../warehouse/format-result.js');
       let result: Awaited<ReturnType<typeof queryReadOnly>>;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ServiceFlags } from '../config/service-config.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 import { numberIn } from './simulate-command.js';
 import { MAX_PUBLISH_INTERVAL_SECONDS } from './sink-command.js';
 
@@ -33,9 +34,9 @@ export function registerServe(program: Command): void {
       'when the nightly sync runs (default "30 21 * * *", or the config file\'s schedule.cron)',
     )
     .option('--timezone <tz>', 'time zone of --cron (default UTC)')
-    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
+    .option(...dataDirOption())
     .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
-    .option('--config <file>', 'JSON config file [env CW_CONFIG]')
+    .option(...CONFIG_OPTION)
     .action(async (flags: ServiceFlags) => {
       const { runService } = await import('../service/run-service.js');
       await runService(flags);

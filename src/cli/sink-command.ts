@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/user-error.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 /** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
 export const MAX_PUBLISH_INTERVAL_SECONDS = 86_400;
@@ -10,6 +11,7 @@ interface SinkFlags {
   publishInterval?: string;
   bodyLimit?: string;
   dataDir?: string;
+  config?: string;
 }
 
 /** `campaign-warehouse sink`: the push receiver, until SIGTERM/SIGINT (then a graceful stop, exit 0). */
@@ -23,22 +25,20 @@ export function registerSink(program: Command): void {
     .option('--port <port>', 'port to listen on (default 8787; 0 = any free port)')
     .option('--publish-interval <seconds>', 'longest time from acknowledgement to the warehouse (default 30)')
     .option('--body-limit <bytes>', 'largest accepted delivery body (default 10 MiB)')
-    .option(
-      '--data-dir <dir>',
-      'folder of state.sqlite, inbox.sqlite and warehouse.duckdb (env CW_DATA_DIR, default ./data)',
-    )
+    .option(...dataDirOption('folder of state.sqlite, inbox.sqlite and warehouse.duckdb'))
+    .option(...CONFIG_OPTION)
     .action(async (flags: SinkFlags) => {
       // Every option is checked before anything starts (a listener, a thread, a database).
-      const [{ resolveDataDir }, { createLogger }, { listenForStop }, { probeListen }, sinkOptions] =
+      const [{ writableDataDir }, { createLogger }, { listenForStop }, { probeListen }, sinkOptions] =
         await Promise.all([
-          import('../config/data-dir.js'),
+          import('../config/command-data-dir.js'),
           import('../util/logger.js'),
           import('../util/stop-signals.js'),
           import('../util/listen-failure.js'),
           import('../sink/sink-options.js'),
         ]);
       const options = {
-        dataDir: resolveDataDir(flags.dataDir),
+        dataDir: writableDataDir(flags),
         host: flags.host,
         port: integerFlag('--port', flags.port, 0, 65_535),
         publishIntervalMs: secondsFlag('--publish-interval', flags.publishInterval),

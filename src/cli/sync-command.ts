@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 import { numberIn } from './simulate-command.js';
 
 /** A repeatable --campaign: the ids in the order given; an empty one is refused. */
@@ -15,8 +16,8 @@ export function registerSync(program: Command): void {
         'The API key is read from CW_API_KEY; CW_CA_FILE adds a trusted CA.',
     )
     .option('--base-url <url>', 'API base URL, https:// (http:// only for loopback) [env CW_BASE_URL]')
-    .option('--data-dir <dir>', 'where the warehouse and state live [env CW_DATA_DIR] (default ./data)')
-    .option('--config <file>', 'JSON config file: segments, rps, concurrency, schedule [env CW_CONFIG]')
+    .option(...dataDirOption('where the warehouse and state live'))
+    .option(...CONFIG_OPTION)
     .option(
       '--snapshot-date <YYYY-MM-DD>',
       'date the figures belong to (default: the latest completed 18:00-21:00 UTC refresh)',

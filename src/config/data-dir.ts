@@ -34,11 +34,15 @@ export function resolveDataDir(
 }
 
 /**
- * The data directory of a reader (status): chosen as resolveDataDir does; it need not exist
- * (nothing to report yet) but must not be a file.
+ * The data directory of a reader (status, query, report, catalog rebuild): chosen as
+ * resolveDataDir does; it need not exist (nothing to report yet) but must not be a file.
  */
-export function existingDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const { dir, source } = pick(flag, env);
+export function existingDataDir(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  file?: { readonly path: string; readonly dataDir?: string | undefined },
+): string {
+  const { dir, source } = pick(flag, env, file);
   if (existsSync(dir) && !statSync(dir).isDirectory())
     throw new UserError(`${source}: "${dir}" is not a directory`);
   return dir;

@@ -59,10 +59,13 @@ function table(): Record<string, Case[]> {
     status: [
       { args: ['status', '--data-dir', aFile], names: aFile },
       { args: ['status', '--data-dir', notSqlite], names: 'state.sqlite' },
+      { args: ['status', '--config', badZone], names: 'Mars/Olympus' },
+      { args: ['status'], env: { CW_CONFIG: join(dir, 'no-such.json') }, names: 'no-such.json' },
     ],
     query: [
       { args: ['query', 'select 1', '--format', 'xml'], names: 'xml' },
       { args: ['query'], names: 'sql' },
+      { args: ['query', 'select 1', '--config', badZone], names: 'Mars/Olympus' },
     ],
     hooks: [
       {
@@ -96,6 +99,7 @@ function table(): Record<string, Case[]> {
       { args: ['sink', '--data-dir', dataDir, '--port', String(busyPort)], names: String(busyPort), code: 1 },
       { args: ['sink', '--data-dir', aFile, '--port', '0'], names: aFile },
       { args: ['sink', '--port', '0'], env: { CW_DATA_DIR: aFile }, names: aFile },
+      { args: ['sink', '--port', '0', '--config', badZone], names: 'Mars/Olympus' },
     ],
     serve: [
       {
