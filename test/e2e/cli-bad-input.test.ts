@@ -52,6 +52,7 @@ function table(): Record<string, Case[]> {
       { args: ['sync', ...API, '--config', badZone], env: KEY, names: 'Mars/Olympus' },
       { args: ['sync', ...API], env: { ...KEY, CW_LOG_LEVEL: 'loud' }, names: 'loud' },
       { args: ['sync', '--base-url', 'ftp://api.example.com'], env: KEY, names: '--base-url' },
+      { args: ['sync', '--base-url', 'https://api.example.com/v3'], env: KEY, names: 'without /v3' },
       { args: ['sync', ...API], env: { ...KEY, CW_CA_FILE: join(dir, 'no-ca.pem') }, names: 'no-ca.pem' },
       { args: ['sync', ...API, '--data-dir', notSqlite], env: KEY, names: 'state.sqlite' },
       { args: ['sync', ...API], env: { CW_API_KEY: 'key-from-a-file\n' }, names: 'CW_API_KEY' },
@@ -77,6 +78,11 @@ function table(): Record<string, Case[]> {
         args: ['hooks', 'create', ...API, '--search-id', '1', '--target-url', 'ftp://s.example'],
         env: KEY,
         names: 'ftp://s.example',
+      },
+      {
+        args: ['hooks', 'create', ...API, '--search-id', '1', '--target-url', 'http://sink.example.com'],
+        env: KEY,
+        names: 'http://sink.example.com must use https://',
       },
       {
         args: ['hooks', 'create', ...API, '--search-id', '1', '--target-url', 'https://s.example'],

@@ -100,7 +100,9 @@ describe('snapshot date and the refresh window (18:00-21:00 UTC)', () => {
       /^--snapshot-date: 2026-12-25 is in the future \(today is 2026-11-22 UTC\)/,
     );
     // Today, before its refresh completed.
-    expect(() => resolveSnapshotDate(before, '2026-11-22', true)).toThrow(/has not completed yet.*2026-11-21/);
+    expect(() => resolveSnapshotDate(before, '2026-11-22', true)).toThrow(
+      /has not completed yet.*2026-11-21/,
+    );
     // An earlier day: its figures are gone; refused, or stored with a line saying what they are.
     expect(() => resolveSnapshotDate(after, '2026-11-01', false)).toThrow(
       /2026-11-01 is not the latest completed refresh \(2026-11-22\).*--force/,
