@@ -27,22 +27,33 @@ export function registerSync(program: Command): void {
     .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
     .option('--campaign <id>', 'only this campaign (repeatable)', collect)
     .option('--strict', 'a failing data check fails the run before its publish (default: it warns)')
-    .option('--json', 'print the summary as JSON')
+    .option('--json', 'print the summary as one JSON line (default: text, even when piped)')
     // What started the run, recorded in it (serve passes scheduled / catch-up / retry).
     .addOption(new Option('--trigger <name>').default('manual').hideHelp())
     .action(async (flags: SyncCommandFlags) => {
       const { resolveSyncConfig } = await import('../config/sync-config.js');
       const config = resolveSyncConfig(flags);
-      const [{ runSync }, { createLogger }, { createProgressReporter }, { formatSummary }] =
+      const [{ runSync }, { createLogger }, { createProgressReporter }, { formatSummary }, { textLogLine }] =
         await Promise.all([
           import('../extract/run-sync.js'),
           import('../util/logger.js'),
           import('../extract/progress-reporter.js'),
           import('../extract/format-summary.js'),
+          import('../util/text-log-line.js'),
         ]);
-      const logger = createLogger('sync');
+      // The output (README, "sync's output"): stdout has the summary only, as text unless
+      // --json; stderr has the log, JSON lines unless on a terminal, where it is text printed
+      // above the progress bar.
       const tty = Boolean(process.stderr.isTTY);
-      const progress = createProgressReporter(logger, tty);
+      let progress: { log(line: string): void } | undefined;
+      const toTerminal = (line: string) => {
+        const text = textLogLine(line);
+        if (progress) progress.log(text);
+        else process.stderr.write(text);
+      };
+      const logger = createLogger('sync', tty ? { write: toTerminal } : undefined);
+      const reporter = createProgressReporter(logger, tty);
+      progress = reporter;
       const abort = new AbortController();
       const stop = () => abort.abort();
       process.once('SIGINT', stop);
@@ -57,16 +68,15 @@ export function registerSync(program: Command): void {
         const summary = await runSync(config, {
           logger,
           now: () => new Date(),
-          onProgress: (p) => progress.update(p),
-          onApiEvent: (e) => progress.apiEvent(e),
+          onProgress: (p) => reporter.update(p),
+          onApiEvent: (e) => reporter.apiEvent(e),
           signal: abort.signal,
           trigger: flags.trigger,
         });
-        progress.stop();
-        if (flags.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(summary)}\n`);
-        else process.stdout.write(formatSummary(summary));
+        reporter.stop();
+        process.stdout.write(flags.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
       } catch (error) {
-        progress.stop();
+        reporter.stop();
         // The CLI prints the one-line message; make sure an API failure exits non-zero.
         if (typeof (error as { exitCode?: unknown }).exitCode !== 'number')
           Object.assign(error as object, { exitCode: 1 });

@@ -37,13 +37,15 @@ export function resolveSnapshotDate(
   requested: string | undefined,
   force: boolean,
 ): { readonly date: string; readonly relabelled?: string } {
-  if (insideRefreshWindow(now) && !force) {
-    throw new UserError(
-      'the API is refreshing its figures (18:00-21:00 UTC), so a snapshot now would mix two days: run after 21:00 UTC, or pass --force',
-    );
-  }
   const latest = latestCompletedRefresh(now);
-  if (requested === undefined || requested === latest) return { date: latest };
+  if (requested === undefined || requested === latest) {
+    if (insideRefreshWindow(now) && !force) {
+      throw new UserError(
+        'the API is refreshing its figures (18:00-21:00 UTC), so a snapshot now would mix two days: run after 21:00 UTC, or pass --force',
+      );
+    }
+    return { date: latest };
+  }
   if (requested > latest) {
     const today = isoDay(now.getTime());
     throw new UserError(
