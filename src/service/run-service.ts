@@ -23,7 +23,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
   await probeListen('sink', sinkOptions.host ?? DEFAULT_SINK_HOST, sinkOptions.port ?? DEFAULT_SINK_PORT);
   const stop = await listenForStop();
   try {
-    logger.info({ pid: process.pid, dataDir: config.dataDir }, 'starting');
+    logger.info({ dataDir: config.dataDir }, 'starting');
     const sink = await startSink({ dataDir: config.dataDir, ...sinkOptions, logger });
     const stoppedWhileStarting = (await stop.receivedYet()) !== undefined;
     let scheduler: Scheduler | undefined;
@@ -59,6 +59,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
     } finally {
       await sink.close();
     }
+    logger.info('stopped');
   } finally {
     stop.dispose();
   }
