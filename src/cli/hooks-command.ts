@@ -49,15 +49,17 @@ export function registerHooks(program: Command): void {
   addApiOptions(
     hooks
       .command('list')
-      .description("the API's hooks merged with the local registry")
+      .description("the API's hooks merged with the local registry (deleted ones only with --all)")
+      .option('--all', 'list the hooks deleted with `hooks delete` too')
       .option('--json', 'print as JSON'),
-  ).action(async (flags: JsonFlag) => {
+  ).action(async (flags: JsonFlag & { all?: boolean }) => {
     const { HookManager } = await import('../service/hook-manager.js');
-    print(
-      await withApi(flags, ({ client, state }) => new HookManager(client, state).list()),
-      flags.json,
-      false,
-    );
+    const views = await withApi(flags, ({ client, state }) => new HookManager(client, state).list());
+    // A deleted hook stays in the registry as history; it is not a hook any more.
+    const shown = flags.all ? views : views.filter((v) => v.status !== 'DELETED');
+    print(shown, flags.json, false);
+    if (!flags.json && shown.length < views.length)
+      process.stdout.write(`(${views.length - shown.length} deleted hook(s) not shown: --all lists them)\n`);
   });
 
   addApiOptions(

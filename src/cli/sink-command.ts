@@ -57,8 +57,7 @@ export function registerSink(program: Command): void {
         logger.info({ dataDir: options.dataDir }, 'sink: starting');
         const { startSink } = await import('../sink/start-sink.js');
         const sink = await startSink({ ...options, logger });
-        if ((await stop.receivedYet()) === undefined)
-          logger.info({ url: sink.url }, 'sink: listening');
+        if ((await stop.receivedYet()) === undefined) logger.info({ url: sink.url }, 'sink: listening');
         const signal = await stop.requested;
         logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
         await sink.close().catch((error: Error) => {
