@@ -22,6 +22,9 @@ export function registerCatalog(program: Command): void {
       const { publishedPath } = await import('../warehouse/warehouse-paths.js');
       const change = await refreshCatalog(dataDir, { force: true });
       if (!change) throw new UserError(`no warehouse at ${publishedPath(dataDir)}: nothing to rebuild`);
-      process.stdout.write(`catalog rebuilt: ${publishedPath(dataDir)} (${change})\n`);
+      // 'rebuilt' is what this command does: said once; another change says what it found.
+      process.stdout.write(
+        `catalog rebuilt: ${publishedPath(dataDir)}${change === 'rebuilt' ? '' : ` (${change})`}\n`,
+      );
     });
 }

@@ -5,8 +5,8 @@ export function registerDemo(program: Command): void {
   program
     .command('demo')
     .description(
-      'what `npm start` runs: the simulator in-process, a sync into the data directory, analyst questions,\n' +
-        'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included),\n' +
+      'what `npm start` runs: the simulator in-process, a sync into the data directory, analyst questions, ' +
+        'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included), ' +
         'and last the HTML report (<data-dir>/report.html)',
     )
     .option(...dataDirOption())

@@ -8,7 +8,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description(
-      'the sink plus the nightly sync schedule in one long-running process (default 21:30 UTC, after the\n' +
+      'the sink plus the nightly sync schedule in one long-running process (default 21:30 UTC, after the ' +
         'API refresh window); catches up at start and after missed slots, retries a failed night with backoff',
     )
     .option(
@@ -25,9 +25,8 @@ export function registerServe(program: Command): void {
     )
     .option(
       '--body-limit <bytes>',
-      'largest accepted push body',
+      'largest accepted push body (default 10 MiB)',
       numberIn(1, 1024 ** 3, true),
-      10 * 1024 * 1024,
     )
     .option(
       '--cron <expr>',
