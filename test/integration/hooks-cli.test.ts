@@ -89,7 +89,9 @@ describe('hooks CLI', () => {
     expect(after.stdout).not.toContain(hook.hook_id);
     expect(after.stdout).toContain('(1 deleted hook(s) not shown: --all lists them)');
     const all = await cw(['hooks', 'list', '--all', '--json']);
-    expect(JSON.parse(all.stdout)).toEqual([expect.objectContaining({ hook_id: hook.hook_id, status: 'DELETED' })]);
+    expect(JSON.parse(all.stdout)).toEqual([
+      expect.objectContaining({ hook_id: hook.hook_id, status: 'DELETED' }),
+    ]);
   }, 60_000);
 
   it('refuses a CW_HOOK_SECRET outside 16..64 characters before calling the API', async () => {
