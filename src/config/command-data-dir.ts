@@ -4,7 +4,7 @@
  * CW_DATA_DIR, else the dataDir of the config file (--config, else CW_CONFIG), else ./data.
  * The file is read and checked whole, as sync reads it: a bad file is an error here too.
  */
-import { existingDataDir, resolveDataDir } from './data-dir.js';
+import { type ConfigFileDataDir, existingDataDir, resolveDataDir } from './data-dir.js';
 import { loadConfigFile } from './sync-config.js';
 
 export interface DataDirFlags {
@@ -13,10 +13,7 @@ export interface DataDirFlags {
 }
 
 /** The config file's path and dataDir, when a file is named (--config, else CW_CONFIG). */
-function configFile(
-  flags: DataDirFlags,
-  env: NodeJS.ProcessEnv,
-): { path: string; dataDir?: string | undefined } | undefined {
+function configFile(flags: DataDirFlags, env: NodeJS.ProcessEnv): ConfigFileDataDir | undefined {
   const path = flags.config ?? env.CW_CONFIG;
   return path ? { path, dataDir: loadConfigFile(path).dataDir } : undefined;
 }

@@ -2,6 +2,12 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../util/user-error.js';
 
+/** The config file named (--config / CW_CONFIG) and the dataDir it sets, if any. */
+export interface ConfigFileDataDir {
+  readonly path: string;
+  readonly dataDir?: string | undefined;
+}
+
 /** Where runtime files live when neither a flag, CW_DATA_DIR nor the config file says otherwise. */
 export const DEFAULT_DATA_DIR = './data';
 
@@ -15,7 +21,7 @@ export const DEFAULT_DATA_DIR = './data';
 export function resolveDataDir(
   flag: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
-  file?: { readonly path: string; readonly dataDir?: string | undefined },
+  file?: ConfigFileDataDir,
 ): string {
   const { dir, source } = pick(flag, env, file);
   let probe = resolve(dir);
@@ -40,7 +46,7 @@ export function resolveDataDir(
 export function existingDataDir(
   flag: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
-  file?: { readonly path: string; readonly dataDir?: string | undefined },
+  file?: ConfigFileDataDir,
 ): string {
   const { dir, source } = pick(flag, env, file);
   if (existsSync(dir) && !statSync(dir).isDirectory())
@@ -51,7 +57,7 @@ export function existingDataDir(
 function pick(
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
-  file?: { readonly path: string; readonly dataDir?: string | undefined },
+  file?: ConfigFileDataDir,
 ): { dir: string; source: string } {
   const [dir, source] =
     flag !== undefined
