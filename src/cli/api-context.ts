@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../api/types.js';
 import type { StateDb } from '../state/state-db.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 export interface ApiFlags {
   baseUrl?: string;
@@ -15,8 +16,8 @@ export interface ApiFlags {
 export function addApiOptions(command: Command): Command {
   return command
     .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
-    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
-    .option('--config <file>', 'JSON config file [env CW_CONFIG]');
+    .option(...dataDirOption())
+    .option(...CONFIG_OPTION);
 }
 
 /** Runs `work` with a client and the state DB, closing both afterwards. */

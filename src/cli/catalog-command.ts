@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UserError } from '../util/user-error.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 /**
  * `campaign-warehouse catalog rebuild`: rewrites warehouse.duckdb (the views over the lake)
@@ -12,14 +13,18 @@ export function registerCatalog(program: Command): void {
     .description('the catalog (warehouse.duckdb, views over the Parquet lake)')
     .command('rebuild')
     .description('rewrite warehouse.duckdb for the lake where it is now (after moving the data directory)')
-    .option('--data-dir <dir>', 'folder of warehouse.duckdb and lake/ (env CW_DATA_DIR, default ./data)')
-    .action(async (options: { dataDir?: string }) => {
-      const { existingDataDir } = await import('../config/data-dir.js');
-      const dataDir = existingDataDir(options.dataDir);
+    .option(...dataDirOption('folder of warehouse.duckdb and lake/'))
+    .option(...CONFIG_OPTION)
+    .action(async (options: { dataDir?: string; config?: string }) => {
+      const { readerDataDir } = await import('../config/command-data-dir.js');
+      const dataDir = readerDataDir(options);
       const { refreshCatalog } = await import('../warehouse/refresh-catalog.js');
       const { publishedPath } = await import('../warehouse/warehouse-paths.js');
       const change = await refreshCatalog(dataDir, { force: true });
       if (!change) throw new UserError(`no warehouse at ${publishedPath(dataDir)}: nothing to rebuild`);
-      process.stdout.write(`catalog rebuilt: ${publishedPath(dataDir)} (${change})\n`);
+      // 'rebuilt' is what this command does: said once; another change says what it found.
+      process.stdout.write(
+        `catalog rebuilt: ${publishedPath(dataDir)}${change === 'rebuilt' ? '' : ` (${change})`}\n`,
+      );
     });
 }

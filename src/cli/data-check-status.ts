@@ -26,6 +26,49 @@ export function dataCheckStatus(state: StateDb): DataCheckStatus | null {
   return { ...rest, ran: results.length, failed: results.filter((r) => r.status === 'failed') };
 }
 
+/**
+ * The published checks of `snapshotDate` (the data_checks and data_check_failures views), for
+ * when the state's record is of another day; undefined when none were published for it.
+ */
+export async function publishedDataChecks(
+  query: ReadQuery,
+  snapshotDate: string,
+  mode: DataCheckStatus['mode'] = 'warn',
+): Promise<DataCheckStatus | undefined> {
+  const { rows } = await query(
+    `select c.run_id, c.segment, c.check_name, c.status, c.checked, c.failing,
+            count(distinct f.campaign_id) as campaigns, string_agg(distinct f.campaign_id, ',' order by f.campaign_id) as ids
+       from data_checks c
+       left join data_check_failures f using (snapshot_date, segment, check_name)
+      where c.snapshot_date = $1::date
+      group by all order by c.segment, c.check_name`,
+    [snapshotDate],
+  ).catch((error: unknown) => {
+    if (/data_checks does not exist/i.test((error as Error).message)) return { rows: [] };
+    throw error;
+  });
+  if (!rows.length) return undefined;
+  const results: DataCheckResult[] = rows.map(
+    ([, segment, check, status, checked, failing, campaigns, ids]) => ({
+      segment: String(segment),
+      check: String(check),
+      status: status as DataCheckResult['status'],
+      checked: Number(checked),
+      failing: Number(failing),
+      failingCampaigns: Number(campaigns),
+      campaigns: ids === null ? [] : String(ids).split(','),
+    }),
+  );
+  return {
+    runId: String(rows[0]?.[0]),
+    snapshotDate,
+    mode,
+    checkedAt: '',
+    ran: results.length,
+    failed: results.filter((r) => r.status === 'failed'),
+  };
+}
+
 /** Drift whose first_seen is `snapshotDate`; none when the warehouse predates the view. */
 export async function newDrift(query: ReadQuery, snapshotDate: string): Promise<NewDrift[]> {
   const result = await query(

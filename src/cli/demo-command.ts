@@ -1,21 +1,23 @@
 import type { Command } from 'commander';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 export function registerDemo(program: Command): void {
   program
     .command('demo')
     .description(
-      'what `npm start` runs: the simulator in-process, a sync into the data directory, analyst questions,\n' +
-        'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included),\n' +
+      'what `npm start` runs: the simulator in-process, a sync into the data directory, analyst questions, ' +
+        'then hooks pushing signed documents to an in-process sink (a duplicate and a forged push included), ' +
         'and last the HTML report (<data-dir>/report.html)',
     )
-    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
-    .action(async (flags: { dataDir?: string }) => {
-      const [{ runDemo }, { createLogger }, { resolveDataDir }] = await Promise.all([
+    .option(...dataDirOption())
+    .option(...CONFIG_OPTION)
+    .action(async (flags: { dataDir?: string; config?: string }) => {
+      const [{ runDemo }, { createLogger }, { writableDataDir }] = await Promise.all([
         import('./run-demo.js'),
         import('../util/logger.js'),
-        import('../config/data-dir.js'),
+        import('../config/command-data-dir.js'),
       ]);
-      const dataDir = resolveDataDir(flags.dataDir);
+      const dataDir = writableDataDir(flags);
       const logger = createLogger('demo');
       // The demo's own story goes to stdout; keep the JSON log for warnings and errors.
       logger.level = process.env.CW_LOG_LEVEL ?? 'warn';

@@ -21,14 +21,17 @@ export function registerHooks(program: Command): void {
         'the predefined search whose results are pushed',
         numberIn(1, 2 ** 31 - 1, true),
       )
-      .requiredOption('--target-url <url>', 'public HTTPS base URL at which the API reaches the sink')
+      .requiredOption(
+        '--target-url <url>',
+        'public HTTPS base URL at which the API reaches the sink (http:// only for loopback)',
+      )
       .option('--company-id <id>', "company owning the search (default: the key's default company)")
       .option('--json', 'print as JSON'),
   ).action(async (flags: JsonFlag & { searchId: number; targetUrl: string; companyId?: string }) => {
     const { HookManager, validateSecret } = await import('../service/hook-manager.js');
-    const { UserError } = await import('../util/user-error.js');
-    if (!/^https?:$/.test(URL.parse(flags.targetUrl)?.protocol ?? ''))
-      throw new UserError(`--target-url: "${flags.targetUrl}" is not an http(s) URL`);
+    const { validateHttpsUrl } = await import('../api/validate-base-url.js');
+    // As for --base-url: the API pushes documents and their signatures to HTTPS only.
+    validateHttpsUrl(flags.targetUrl, '--target-url');
     const secret = process.env.CW_HOOK_SECRET
       ? validateSecret(process.env.CW_HOOK_SECRET, 'CW_HOOK_SECRET')
       : undefined;
@@ -46,15 +49,17 @@ export function registerHooks(program: Command): void {
   addApiOptions(
     hooks
       .command('list')
-      .description("the API's hooks merged with the local registry")
+      .description("the API's hooks merged with the local registry (deleted ones only with --all)")
+      .option('--all', 'list the hooks deleted with `hooks delete` too')
       .option('--json', 'print as JSON'),
-  ).action(async (flags: JsonFlag) => {
+  ).action(async (flags: JsonFlag & { all?: boolean }) => {
     const { HookManager } = await import('../service/hook-manager.js');
-    print(
-      await withApi(flags, ({ client, state }) => new HookManager(client, state).list()),
-      flags.json,
-      false,
-    );
+    const views = await withApi(flags, ({ client, state }) => new HookManager(client, state).list());
+    // A deleted hook stays in the registry as history; it is not a hook any more.
+    const shown = flags.all ? views : views.filter((v) => v.status !== 'DELETED');
+    print(shown, flags.json, false);
+    if (!flags.json && shown.length < views.length)
+      process.stdout.write(`(${views.length - shown.length} deleted hook(s) not shown: --all lists them)\n`);
   });
 
   addApiOptions(

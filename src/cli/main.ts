@@ -8,6 +8,7 @@
 import '../warehouse/duckdb-allocator.js';
 import { Command, CommanderError } from 'commander';
 import { firstLine } from '../util/first-line.js';
+import { USAGE_EXIT_CODE } from '../util/user-error.js';
 import { registerCatalog } from './catalog-command.js';
 import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';
@@ -28,10 +29,15 @@ export function buildProgram(): Command {
         'The API key is read from CW_API_KEY only (never a flag: argv is visible to other users).',
     )
     .version('0.1.0')
-    // A usage error is one line too, like every other failure.
+    // A usage error is one line too, like every other failure (commander's "Did you mean" included).
     .configureOutput({
       outputError: (text, write) =>
-        write(`campaign-warehouse: ${text.trim().replace(/^error: /, '')} (add --help for usage)\n`),
+        write(
+          `campaign-warehouse: ${text
+            .trim()
+            .replace(/^error: /, '')
+            .replace(/\s*\n\s*/g, ' ')} (add --help for usage)\n`,
+        ),
     })
     .exitOverride();
   for (const register of [
@@ -65,7 +71,9 @@ async function main(): Promise<void> {
   } catch (error) {
     setTimeout(() => process.exit(), EXIT_AFTER_FAILURE_MS).unref();
     if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode;
+      // --help and --version exit 0; every usage error commander finds (unknown option or
+      // command, missing or bad argument) is a usage error like ours: USAGE_EXIT_CODE.
+      process.exitCode = error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
       return;
     }
     const exitCode = (error as { exitCode?: unknown }).exitCode;
@@ -74,7 +82,7 @@ async function main(): Promise<void> {
       process.exitCode = exitCode;
       return;
     }
-    // One line, as for every other failure; the stack trace only when asked for.
+    // A runtime failure: one line, as for every other failure; the stack trace only when asked for.
     const debug = process.env.CW_LOG_LEVEL === 'debug' || process.env.CW_LOG_LEVEL === 'trace';
     const line = `${(error as Error)?.name ?? 'Error'}: ${firstLine(error)}`;
     process.stderr.write(

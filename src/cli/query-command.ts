@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { firstLine } from '../util/first-line.js';
 import { UserError } from '../util/user-error.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 import { readableDataDir } from './readable-data-dir.js';
 
 const FORMATS = ['table', 'csv', 'json'] as const;
 
 /**
- * `campaign-warehouse query "SQL"`: runs one query on the published warehouse, opened
- * read-only (it never blocks a sync or the sink's loader, and never writes).
+ * `campaign-warehouse query "SQL"`: runs one statement on the published warehouse, opened
+ * read-only (it never blocks a sync or the sink's loader, and never writes: see query-user-sql.ts).
  */
 export function registerQuery(program: Command): void {
   program
@@ -15,20 +15,23 @@ export function registerQuery(program: Command): void {
     .description('run one read-only SQL query on the published warehouse')
     .argument('<sql>', 'the SQL to run, e.g. "select * from latest_sync"')
     .option('--format <format>', `output format: ${FORMATS.join(', ')}`, 'table')
-    .option('--data-dir <dir>', 'folder of warehouse.duckdb (env CW_DATA_DIR, default ./data)')
-    .action(async (sql: string, options: { format: string; dataDir?: string }) => {
+    .option(...dataDirOption('folder of warehouse.duckdb'))
+    .option(...CONFIG_OPTION)
+    .action(async (sql: string, options: { format: string; dataDir?: string; config?: string }) => {
       const format = FORMATS.find((f) => f === options.format);
       if (!format)
         throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
-      const dataDir = await readableDataDir(options.dataDir);
-      const { queryReadOnly } = await import('../warehouse/query-read-only.js');
+      const dataDir = await readableDataDir(options);
+      const { queryUserSql } = await import('../warehouse/query-user-sql.js');
       const { formatResult } = await import('../warehouse/format-result.js');
-      let result: Awaited<ReturnType<typeof queryReadOnly>>;
+      let result: Awaited<ReturnType<typeof queryUserSql>>;
       try {
-        result = await queryReadOnly(dataDir, sql);
+        result = await queryUserSql(dataDir, sql);
       } catch (error) {
         if (error instanceof UserError) throw error;
-        throw new UserError(`query failed: ${firstLine(error)}`, { cause: error });
+        // DuckDB's whole message: its hint ("Did you mean ...?", the caret under the spot) is
+        // what the user needs to fix the query.
+        throw new UserError(`query failed: ${(error as Error).message.trimEnd()}`, { cause: error });
       }
       process.stdout.write(formatResult(result, format, { color: process.stdout.isTTY === true }));
     });

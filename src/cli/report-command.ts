@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 import { readableDataDir } from './readable-data-dir.js';
 import { collect } from './sync-command.js';
 
@@ -12,7 +13,8 @@ export function registerReport(program: Command): void {
     .description(
       'write a self-contained HTML report (freshness, data checks, charts with their tables) from the published warehouse',
     )
-    .option('--data-dir <dir>', 'folder of warehouse.duckdb [env CW_DATA_DIR] (default ./data)')
+    .option(...dataDirOption('folder of warehouse.duckdb'))
+    .option(...CONFIG_OPTION)
     .option('--out <file>', 'the HTML file to write (default <data-dir>/report.html)')
     .option('--campaign <id>', 'only this campaign (repeatable; default: all, the top 5 over time)', collect)
     .option('--segment <name>', 'the segment to show (default all: the unfiltered figures)')
@@ -22,7 +24,7 @@ export function registerReport(program: Command): void {
         '../report/report-options.js'
       );
       const days = flags.days === undefined ? DEFAULT_DAYS : parseDays(flags.days);
-      const dataDir = await readableDataDir(flags.dataDir);
+      const dataDir = await readableDataDir(flags);
       const { writeReport } = await import('../report/write-report.js');
       const written = await writeReport({
         dataDir,
@@ -37,6 +39,7 @@ export function registerReport(program: Command): void {
 
 interface ReportFlags {
   dataDir?: string;
+  config?: string;
   out?: string;
   campaign?: string[];
   segment?: string;

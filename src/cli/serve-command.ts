@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ServiceFlags } from '../config/service-config.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 import { numberIn } from './simulate-command.js';
 import {
   GUARD_OPTIONS,
@@ -12,7 +13,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description(
-      'the sink plus the nightly sync schedule in one long-running process (default 21:30 UTC, after the\n' +
+      'the sink plus the nightly sync schedule in one long-running process (default 21:30 UTC, after the ' +
         'API refresh window); catches up at start and after missed slots, retries a failed night with backoff',
     )
     .option(
@@ -29,9 +30,8 @@ export function registerServe(program: Command): void {
     )
     .option(
       '--body-limit <bytes>',
-      'largest accepted push body',
+      'largest accepted push body (default 10 MiB)',
       numberIn(1, 1024 ** 3, true),
-      10 * 1024 * 1024,
     )
     .option(...GUARD_OPTIONS.bodyBudget, numberIn(1, Number.MAX_SAFE_INTEGER, true))
     .option(...GUARD_OPTIONS.headersTimeout, numberIn(0, MAX_TIMEOUT_SECONDS))
@@ -43,9 +43,9 @@ export function registerServe(program: Command): void {
       'when the nightly sync runs (default "30 21 * * *", or the config file\'s schedule.cron)',
     )
     .option('--timezone <tz>', 'time zone of --cron (default UTC)')
-    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
+    .option(...dataDirOption())
     .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
-    .option('--config <file>', 'JSON config file [env CW_CONFIG]')
+    .option(...CONFIG_OPTION)
     .action(async (flags: ServiceFlags) => {
       const { runService } = await import('../service/run-service.js');
       await runService(flags);

@@ -37,7 +37,10 @@ const count = (max: number) => numberIn(0, max, true);
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
-    .description('run the bundled API simulator (the API of api-profile.md) until interrupted')
+    .description(
+      'run the bundled API simulator until interrupted: the API as docs/api.md describes it, on loopback; ' +
+        'its API key is sim-key (CW_API_KEY=sim-key)',
+    )
     .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
     .option('--port <n>', 'port (0: any free port)', numberIn(0, 65535, true), 8080)
     .option('--seed <n>', 'data seed: the same seed gives the same data', numberIn(0, 2 ** 31, true), 1)

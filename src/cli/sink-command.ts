@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 /** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
 export const MAX_PUBLISH_INTERVAL_SECONDS = 86_400;
@@ -46,6 +47,7 @@ interface SinkFlags {
   keepAliveTimeout?: string;
   maxConnections?: string;
   dataDir?: string;
+  config?: string;
 }
 
 /** `campaign-warehouse sink`: the push receiver, until SIGTERM/SIGINT (then a graceful stop, exit 0). */
@@ -64,22 +66,20 @@ export function registerSink(program: Command): void {
     .option(...GUARD_OPTIONS.requestTimeout)
     .option(...GUARD_OPTIONS.keepAliveTimeout)
     .option(...GUARD_OPTIONS.maxConnections)
-    .option(
-      '--data-dir <dir>',
-      'folder of state.sqlite, inbox.sqlite and warehouse.duckdb (env CW_DATA_DIR, default ./data)',
-    )
+    .option(...dataDirOption('folder of state.sqlite, inbox.sqlite and warehouse.duckdb'))
+    .option(...CONFIG_OPTION)
     .action(async (flags: SinkFlags) => {
       // Every option is checked before anything starts (a listener, a thread, a database).
-      const [{ resolveDataDir }, { createLogger }, { listenForStop }, { probeListen }, sinkOptions] =
+      const [{ writableDataDir }, { createLogger }, { listenForStop }, { probeListen }, sinkOptions] =
         await Promise.all([
-          import('../config/data-dir.js'),
+          import('../config/command-data-dir.js'),
           import('../util/logger.js'),
           import('../util/stop-signals.js'),
           import('../util/listen-failure.js'),
           import('../sink/sink-options.js'),
         ]);
       const options = {
-        dataDir: resolveDataDir(flags.dataDir),
+        dataDir: writableDataDir(flags),
         host: flags.host,
         port: integerFlag('--port', flags.port, 0, 65_535),
         publishIntervalMs: secondsFlag(
@@ -106,11 +106,10 @@ export function registerSink(program: Command): void {
       );
       const stop = await listenForStop();
       try {
-        logger.info({ pid: process.pid, dataDir: options.dataDir }, 'sink: starting');
+        logger.info({ dataDir: options.dataDir }, 'sink: starting');
         const { startSink } = await import('../sink/start-sink.js');
         const sink = await startSink({ ...options, logger, ...(notifier ? { notify: { notifier } } : {}) });
-        if ((await stop.receivedYet()) === undefined)
-          logger.info({ url: sink.url, pid: process.pid }, 'sink: listening');
+        if ((await stop.receivedYet()) === undefined) logger.info({ url: sink.url }, 'sink: listening');
         const signal = await stop.requested;
         logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
         await sink.close().catch((error: Error) => {
@@ -130,10 +129,10 @@ const SINK_NOTIFY_WAIT_MS = 10_000;
 
 /**
  * The sink's notifier (its incidents: sink_*, disk_low, data_stale), from the config file's
- * notify section (--config when the command has it, else CW_CONFIG) and CW_NOTIFY_WEBHOOK /
+ * notify section (--config, else CW_CONFIG) and CW_NOTIFY_WEBHOOK /
  * CW_HEARTBEAT_URL; undefined when no target is configured.
  */
-async function sinkNotifier(flags: SinkFlags & { config?: string }, dataDir: string, logger: Logger) {
+async function sinkNotifier(flags: SinkFlags, dataDir: string, logger: Logger) {
   const [{ loadConfigFile }, { resolveNotifyConfig, hasTargets }, { Notifier }] = await Promise.all([
     import('../config/sync-config.js'),
     import('../notify/notify-config.js'),

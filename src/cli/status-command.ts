@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 export function registerStatus(program: Command): void {
   program
@@ -6,14 +7,15 @@ export function registerStatus(program: Command): void {
     .description(
       'last runs, freshness and row counts of the warehouse, hooks, inbox backlog, last delivery and publish',
     )
-    .option('--data-dir <dir>', 'data directory [env CW_DATA_DIR] (default ./data)')
+    .option(...dataDirOption())
+    .option(...CONFIG_OPTION)
     .option('--json', 'print as JSON')
-    .action(async (flags: { dataDir?: string; json?: boolean }) => {
-      const [{ statusReport, formatStatus }, { existingDataDir }] = await Promise.all([
+    .action(async (flags: { dataDir?: string; config?: string; json?: boolean }) => {
+      const [{ statusReport, formatStatus }, { readerDataDir }] = await Promise.all([
         import('./status-report.js'),
-        import('../config/data-dir.js'),
+        import('../config/command-data-dir.js'),
       ]);
-      const report = await statusReport(existingDataDir(flags.dataDir));
+      const report = await statusReport(readerDataDir(flags));
       process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
     });
 }

@@ -8,7 +8,13 @@ import { existsSync } from 'node:fs';
 import { catalogIsCurrent } from '../warehouse/lake/ensure-lake.js';
 import { withReadOnly } from '../warehouse/query-read-only.js';
 import { publishedPath } from '../warehouse/warehouse-paths.js';
-import { type DataCheckStatus, formatDataCheckStatus, type NewDrift, newDrift } from './data-check-status.js';
+import {
+  type DataCheckStatus,
+  formatDataCheckStatus,
+  type NewDrift,
+  newDrift,
+  publishedDataChecks,
+} from './data-check-status.js';
 import { readStatusFiles } from './read-status-files.js';
 
 export interface StatusReport {
@@ -74,7 +80,8 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
     // One read-only session for the freshness, the row counts and the new drift.
     await withReadOnly(dataDir, async (query) => {
       const fresh = await query(
-        "select max(snapshot_date)::varchar, max(finished_at)::varchar from sync_runs where status = 'succeeded'",
+        // finished_at as a timestamp: read back as ISO 8601 UTC, as every time status shows.
+        "select max(snapshot_date)::varchar, max(finished_at) from sync_runs where status = 'succeeded'",
       );
       report.latestSnapshot = (fresh.rows[0]?.[0] as string | null) ?? null;
       report.lastSucceededAt = (fresh.rows[0]?.[1] as string | null) ?? null;
@@ -88,7 +95,15 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
         );
         for (const [name, rows] of counts.rows) report.rowCounts[String(name)] = Number(rows);
       }
-      if (report.latestSnapshot) report.newDrift = await newDrift(query, report.latestSnapshot);
+      if (report.latestSnapshot) {
+        report.newDrift = await newDrift(query, report.latestSnapshot);
+        // The state keeps the newest run's checks; a forced run of an earlier day must not
+        // stand for the latest snapshot's (a strict run stopped on a later day still does).
+        if (!report.dataChecks || report.dataChecks.snapshotDate < report.latestSnapshot)
+          report.dataChecks =
+            (await publishedDataChecks(query, report.latestSnapshot, report.dataChecks?.mode)) ??
+            report.dataChecks;
+      }
     });
   }
   return report;
@@ -106,10 +121,13 @@ export function formatStatus(r: StatusReport): string {
     );
   else if (r.published) {
     out.push(
-      `freshness: latest snapshot ${r.latestSnapshot ?? 'none'}, last successful sync finished ${r.lastSucceededAt ?? 'never'} (UTC)`,
+      r.lastSucceededAt
+        ? `freshness: latest snapshot ${r.latestSnapshot ?? 'none'}, last successful sync finished ${r.lastSucceededAt}`
+        : 'freshness: no successful sync yet',
     );
-    out.push('rows:');
-    for (const [table, rows] of Object.entries(r.rowCounts)) out.push(`  ${table.padEnd(30)} ${rows}`);
+    const tables = Object.entries(r.rowCounts);
+    out.push(tables.length ? 'rows:' : 'rows: none yet');
+    for (const [table, rows] of tables) out.push(`  ${table.padEnd(30)} ${rows}`);
   }
   out.push('last runs:');
   if (!r.runs.length) out.push('  none');
@@ -119,11 +137,14 @@ export function formatStatus(r: StatusReport): string {
     );
   }
   out.push(...formatDataCheckStatus(r.dataChecks, r.newDrift));
-  out.push('hooks:');
-  if (!r.hooks.length) out.push('  none');
-  for (const h of r.hooks) {
+  // Deleted hooks are history: counted, not listed (--json and `hooks list --all` have them).
+  const live = r.hooks.filter((h) => !h.deleted);
+  const deleted = r.hooks.length - live.length;
+  out.push(`hooks:${deleted ? ` (${deleted} deleted not shown)` : ''}`);
+  if (!live.length) out.push('  none');
+  for (const h of live) {
     out.push(
-      `  ${h.hookId}  search ${h.searchId} (${h.searchType ?? '?'})  ${h.deleted ? 'DELETED' : (h.status ?? '?')}  secret ${h.secretHeld ? 'held' : 'not held'}  ${h.targetUrl}`,
+      `  ${h.hookId}  search ${h.searchId} (${h.searchType ?? '?'})  ${h.status ?? '?'}  secret ${h.secretHeld ? 'held' : 'not held'}  ${h.targetUrl}`,
     );
   }
   out.push(

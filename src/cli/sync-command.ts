@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 import { numberIn } from './simulate-command.js';
 
 /** A repeatable --campaign: the ids in the order given; an empty one is refused. */
@@ -15,8 +16,8 @@ export function registerSync(program: Command): void {
         'The API key is read from CW_API_KEY; CW_CA_FILE adds a trusted CA.',
     )
     .option('--base-url <url>', 'API base URL, https:// (http:// only for loopback) [env CW_BASE_URL]')
-    .option('--data-dir <dir>', 'where the warehouse and state live [env CW_DATA_DIR] (default ./data)')
-    .option('--config <file>', 'JSON config file: segments, rps, concurrency, schedule [env CW_CONFIG]')
+    .option(...dataDirOption('where the warehouse and state live'))
+    .option(...CONFIG_OPTION)
     .option(
       '--snapshot-date <YYYY-MM-DD>',
       'date the figures belong to (default: the latest completed 18:00-21:00 UTC refresh)',
@@ -26,7 +27,7 @@ export function registerSync(program: Command): void {
     .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
     .option('--campaign <id>', 'only this campaign (repeatable)', collect)
     .option('--strict', 'a failing data check fails the run before its publish (default: it warns)')
-    .option('--json', 'print the summary as JSON')
+    .option('--json', 'print the summary as one JSON line (default: text, even when piped)')
     // What started the run, recorded in it (serve passes scheduled / catch-up / retry).
     .addOption(new Option('--trigger <name>').default('manual').hideHelp())
     // serve reports the outcomes of the syncs it starts itself (it knows the retries).
@@ -39,6 +40,7 @@ export function registerSync(program: Command): void {
         { createLogger },
         { createProgressReporter },
         { formatSummary },
+        { textLogLine },
         { startSyncNotifier },
         { latestCompletedRefresh },
       ] = await Promise.all([
@@ -46,15 +48,26 @@ export function registerSync(program: Command): void {
         import('../util/logger.js'),
         import('../extract/progress-reporter.js'),
         import('../extract/format-summary.js'),
+        import('../util/text-log-line.js'),
         import('../notify/sync-notifier.js'),
         import('../extract/snapshot-date.js'),
       ]);
-      const logger = createLogger('sync');
+      // The output (README, "sync's output"): stdout has the summary only, as text unless
+      // --json; stderr has the log, JSON lines unless on a terminal, where it is text printed
+      // above the progress bar.
+      const tty = Boolean(process.stderr.isTTY);
+      let progress: { log(line: string): void } | undefined;
+      const toTerminal = (line: string) => {
+        const text = textLogLine(line);
+        if (progress) progress.log(text);
+        else process.stderr.write(text);
+      };
+      const logger = createLogger('sync', tty ? { write: toTerminal } : undefined);
+      const reporter = createProgressReporter(logger, tty);
       const notifier = flags.notify
         ? startSyncNotifier(config.notify, config.dataDir, logger, flags.trigger)
         : undefined;
-      const tty = Boolean(process.stderr.isTTY);
-      const progress = createProgressReporter(logger, tty);
+      progress = reporter;
       const abort = new AbortController();
       const stop = () => abort.abort();
       process.once('SIGINT', stop);
@@ -69,17 +82,16 @@ export function registerSync(program: Command): void {
         const summary = await runSync(config, {
           logger,
           now: () => new Date(),
-          onProgress: (p) => progress.update(p),
-          onApiEvent: (e) => progress.apiEvent(e),
+          onProgress: (p) => reporter.update(p),
+          onApiEvent: (e) => reporter.apiEvent(e),
           signal: abort.signal,
           trigger: flags.trigger,
         });
-        progress.stop();
-        if (flags.json || !process.stdout.isTTY) process.stdout.write(`${JSON.stringify(summary)}\n`);
-        else process.stdout.write(formatSummary(summary));
+        reporter.stop();
+        process.stdout.write(flags.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
         notifier?.succeeded(summary);
       } catch (caught) {
-        progress.stop();
+        reporter.stop();
         // A full disk says so and names the data directory (SQLite may only say "disk I/O error").
         const { explainNoSpace } = await import('../util/no-space.js');
         const error = explainNoSpace(

@@ -2,6 +2,12 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../util/user-error.js';
 
+/** The config file named (--config / CW_CONFIG) and the dataDir it sets, if any. */
+export interface ConfigFileDataDir {
+  readonly path: string;
+  readonly dataDir?: string | undefined;
+}
+
 /** Where runtime files live when neither a flag, CW_DATA_DIR nor the config file says otherwise. */
 export const DEFAULT_DATA_DIR = './data';
 
@@ -15,7 +21,7 @@ export const DEFAULT_DATA_DIR = './data';
 export function resolveDataDir(
   flag: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
-  file?: { readonly path: string; readonly dataDir?: string | undefined },
+  file?: ConfigFileDataDir,
 ): string {
   const { dir, source } = pick(flag, env, file);
   let probe = resolve(dir);
@@ -34,11 +40,15 @@ export function resolveDataDir(
 }
 
 /**
- * The data directory of a reader (status): chosen as resolveDataDir does; it need not exist
- * (nothing to report yet) but must not be a file.
+ * The data directory of a reader (status, query, report, catalog rebuild): chosen as
+ * resolveDataDir does; it need not exist (nothing to report yet) but must not be a file.
  */
-export function existingDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const { dir, source } = pick(flag, env);
+export function existingDataDir(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  file?: ConfigFileDataDir,
+): string {
+  const { dir, source } = pick(flag, env, file);
   if (existsSync(dir) && !statSync(dir).isDirectory())
     throw new UserError(`${source}: "${dir}" is not a directory`);
   return dir;
@@ -47,7 +57,7 @@ export function existingDataDir(flag: string | undefined, env: NodeJS.ProcessEnv
 function pick(
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
-  file?: { readonly path: string; readonly dataDir?: string | undefined },
+  file?: ConfigFileDataDir,
 ): { dir: string; source: string } {
   const [dir, source] =
     flag !== undefined

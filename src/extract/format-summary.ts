@@ -25,6 +25,7 @@ export function formatSummary(s: SyncSummary): string {
     lines.push(
       `schema drift: ${[...new Set(checks.drift.map((d) => `${d.level} ${d.kind} ${d.name}`))].join(', ')}`,
     );
+  for (const warning of s.warnings) lines.push(`warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -2,7 +2,8 @@
  * Progress of a sync: a live bar on a terminal (campaign units done of total, requests,
  * request rate and the throttle's rate with why it is that, 429 waits for overload and for
  * the rate limit, ETA), structured JSON log lines otherwise (cron, CI, services), where
- * every change of the throttle's rate is a line of its own.
+ * every change of the throttle's rate is a line of its own. On a terminal, log lines go
+ * through `log`: printed above the bar, never into it.
  */
 import cliProgress from 'cli-progress';
 import type { ApiEvent } from '../api/types.js';
@@ -18,6 +19,8 @@ export interface ProgressReporter {
   update(progress: SyncProgress): void;
   /** The API client's events: a change of rate is logged with its reason. */
   apiEvent(event: ApiEvent): void;
+  /** Writes a finished line of text (ending in a newline) to stderr, above the bar if one is shown. */
+  log(line: string): void;
   stop(): void;
 }
 
@@ -35,10 +38,11 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
         if (e.type === 'rate')
           logger.info({ rateRps: round1(e.rps), reason: e.reason }, 'request rate changed');
       },
+      log: (line) => process.stderr.write(line),
       stop() {},
     };
   }
-  const bar = new cliProgress.SingleBar(
+  const bars = new cliProgress.MultiBar(
     {
       format:
         'sync {snapshot} [{bar}] {value}/{total} campaign units | {requests} requests, {rps} req/s | rate {rate}/s: {why} | 429 waits: overload {overloadS}s, rate limit {limitS}s | ETA {eta_formatted}',
@@ -48,7 +52,7 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
     },
     cliProgress.Presets.shades_classic,
   );
-  let started = false;
+  let bar: cliProgress.SingleBar | undefined;
   return {
     update(p) {
       const payload = {
@@ -61,14 +65,20 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
         overloadS: Math.round(p.overloadWaitMs / 1000),
         limitS: Math.round(p.rateLimitWaitMs / 1000),
       };
-      if (!started) {
-        bar.start(p.unitsTotal, p.unitsDone, payload);
-        started = true;
-      } else bar.update(p.unitsDone, payload);
+      if (!bar) bar = bars.create(p.unitsTotal, p.unitsDone, payload);
+      else bar.update(p.unitsDone, payload);
     },
     apiEvent() {},
+    log(line) {
+      if (!bar) process.stderr.write(line);
+      else {
+        bars.log(line);
+        bars.update(); // shown now, not at the bar's next redraw
+      }
+    },
     stop() {
-      if (started) bar.stop();
+      if (bar) bars.stop();
+      bar = undefined;
     },
   };
 }

@@ -26,6 +26,7 @@ import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/t
 import { checkBeforePublish, type DataCheckSummary } from './check-before-publish.js';
 import { dropRepeated } from './drop-repeated.js';
 import { RunRegistry, type RunRow } from './run-registry.js';
+import { segmentWarnings } from './segment-warnings.js';
 import { resolveSnapshotDate } from './snapshot-date.js';
 
 export interface SyncProgress {
@@ -76,11 +77,18 @@ export interface SyncSummary {
   readonly durationMs: number;
   /** The data checks of the staged figures (sql/checks/), run before the publish. */
   readonly checks: DataCheckSummary;
+  /** What the run warned about at its start: segment filters naming unknown tags or networks, unknown campaigns. */
+  readonly warnings: readonly string[];
 }
 
 export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncSummary> {
   const started = Date.now();
-  const snapshotDate = resolveSnapshotDate(deps.now(), config.snapshotDate, config.force);
+  const { date: snapshotDate, relabelled } = resolveSnapshotDate(
+    deps.now(),
+    config.snapshotDate,
+    config.force,
+  );
+  if (relabelled) deps.logger.warn({ snapshotDate }, relabelled);
   const segments: Segment[] = [ALL_SEGMENT, ...config.segments];
   const state = openStateDb(config.dataDir);
   const registry = new RunRegistry(state);
@@ -108,16 +116,27 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     const ctx = (segment: string): RowContext => ({ snapshotDate, segment, seenAt });
     const api = client;
 
+    // The tag ids the API lists, to check the segments' filters against (below).
+    let tagIds: Set<string> | undefined;
     for (const resource of GLOBAL_RESOURCES) {
       if (done.has(`all|${resource.name}`)) continue;
       let rows = 0;
+      if (resource.name === 'tags') tagIds = new Set();
       for await (const page of resource.pages(api)) {
         abortIfAsked(deps.signal);
+        if (tagIds && resource.name === 'tags') for (const id of recordIds(page)) tagIds.add(id);
         rows += await append(writer, resource.normalize(page, ctx('all')));
       }
       await writer.flush();
       registry.checkpoint(runId, snapshotDate, 'all', resource.name, rows, deps.now());
     }
+    // A resumed run skipped the tags: list them again when a segment filters by tag.
+    if (!tagIds && config.segments.some((s) => s.tags?.length)) {
+      tagIds = new Set();
+      for await (const page of api.tags()) for (const id of recordIds(page)) tagIds.add(id);
+    }
+    const warnings = segmentWarnings(config.segments, tagIds ?? new Set());
+    for (const warning of warnings) deps.logger.warn(warning);
 
     const listed = new Map<string, RawRecord>();
     for await (const page of api.campaigns()) {
@@ -126,8 +145,10 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     }
     const wanted = config.campaigns.length ? config.campaigns : [...listed.keys()];
     const unknown = wanted.filter((id) => !listed.has(id));
-    if (unknown.length)
+    if (unknown.length) {
+      warnings.push(`campaign(s) ${unknown.join(', ')} not in the API's campaign list: fetched anyway`);
       deps.logger.warn({ campaigns: unknown }, 'campaigns not in the API campaign list: fetched anyway');
+    }
 
     const units = segments.flatMap((segment) => wanted.map((campaignId) => ({ segment, campaignId })));
     const pending = units.filter((u) => !done.has(`${u.segment.name}|campaign:${u.campaignId}`));
@@ -223,6 +244,7 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
       throttleWaitMs: api.stats.throttleWaitMs,
       durationMs: Date.now() - started,
       checks,
+      warnings,
     };
   } catch (error) {
     await staging?.close().catch(() => {});
@@ -292,6 +314,10 @@ function runRecord(
     rows_written: run.rowsWritten,
     error,
   };
+}
+
+function recordIds(page: readonly RawRecord[]): string[] {
+  return page.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
 }
 
 function abortIfAsked(signal: AbortSignal | undefined): void {

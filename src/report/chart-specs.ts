@@ -8,6 +8,12 @@ import type { Row } from './load-report-data.js';
 /** Plot width of a full-width chart, in pixels (the page is ~960 px wide). */
 const WIDE = 760;
 
+/**
+ * A quantity's axis: thousands separated, trailing zeros trimmed (",~r"). Vega's default
+ * format takes its precision from the tick step, which for an all-zero chart is 0: "0.000000".
+ */
+const AMOUNT_AXIS = { tickCount: 4, format: ',~r' } as const;
+
 const DAY_AXIS = {
   field: 'snapshot_date',
   type: 'temporal',
@@ -28,7 +34,7 @@ export function historySpec(history: readonly Row[], followed: readonly Row[]): 
     mark: { type: 'line', point: true, strokeWidth: 2 },
     encoding: {
       x: DAY_AXIS,
-      y: { field, type: 'quantitative', title },
+      y: { field, type: 'quantitative', title, axis: { format: AMOUNT_AXIS.format } },
       color: {
         field: 'campaign',
         type: 'nominal',
@@ -55,7 +61,7 @@ export function networkSpec(totals: readonly Row[]): TopLevelSpec {
     mark: { type: 'bar', color: '#0072B2' },
     encoding: {
       y: { field: 'network', type: 'nominal', sort: order, title: null, axis: labelled ? {} : null },
-      x: { field, type: 'quantitative', title, axis: { tickCount: 4 } },
+      x: { field, type: 'quantitative', title, axis: AMOUNT_AXIS },
     },
   });
   return {
@@ -81,7 +87,7 @@ export function influencerSpec(rows: readonly Row[]): TopLevelSpec {
         title: null,
         axis: labelled ? { labelLimit: 240 } : null,
       },
-      x: { field, type: 'quantitative', title, axis: { tickCount: 4 } },
+      x: { field, type: 'quantitative', title, axis: AMOUNT_AXIS },
     },
   });
   return {
@@ -114,7 +120,7 @@ export function salesSpec(rows: readonly Row[]): TopLevelSpec {
           title: null,
           axis: { labelAngle: 0 },
         },
-        y: { field: 'amount', type: 'quantitative', title: 'amount', axis: { tickCount: 4 } },
+        y: { field: 'amount', type: 'quantitative', title: 'amount', axis: AMOUNT_AXIS },
         color: {
           field: 'measure',
           type: 'nominal',
@@ -138,7 +144,13 @@ export function documentsSpec(rows: readonly Row[]): TopLevelSpec {
     encoding: {
       // One band per day, a day with no documents left out: bars stay bars with a single day.
       x: { ...DAY_AXIS, type: 'ordinal', field: 'day', title: 'day (published, UTC)' },
-      y: { field: 'documents', type: 'quantitative', aggregate: 'sum', title: 'documents' },
+      y: {
+        field: 'documents',
+        type: 'quantitative',
+        aggregate: 'sum',
+        title: 'documents',
+        axis: { format: AMOUNT_AXIS.format },
+      },
       color: { field: 'search_type', type: 'nominal', title: 'search type', legend: { orient: 'bottom' } },
     },
   } as TopLevelSpec;

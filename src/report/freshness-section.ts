@@ -53,9 +53,14 @@ function checksSummary(checks: ChecksData): string {
   if (!checks.recorded || checks.snapshot === null) return 'no data checks recorded';
   const failing = failingChecks(checks);
   const at = `snapshot ${escapeHtml(checks.snapshot)}`;
+  // A skipped check (nothing to compare, e.g. a segment with no posts) did not pass: say so.
+  const skipped = checks.checks.filter((c) => c.status === 'skipped').length;
+  const skippedNote = skipped ? `, ${skipped} skipped (nothing to compare)` : '';
   if (failing.length === 0)
-    return `<span class="ok">all ${checks.checks.length} checks passed</span> (${at})`;
-  return `<span class="warn">${failing.length} of ${checks.checks.length} checks failing</span> (${at}): doubt the figures they name below`;
+    return skipped
+      ? `<span class="ok">${checks.checks.length - skipped} passed</span>${skippedNote} (${at})`
+      : `<span class="ok">all ${checks.checks.length} checks passed</span> (${at})`;
+  return `<span class="warn">${failing.length} of ${checks.checks.length} checks failing</span>${skippedNote} (${at}): doubt the figures they name below`;
 }
 
 function checksDetail(checks: ChecksData): string {

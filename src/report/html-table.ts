@@ -30,16 +30,16 @@ const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const AMOUNT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-/** A value as shown: counts and amounts with thousands separators, times in UTC. */
+/**
+ * A value as shown: counts and amounts with thousands separators, times in ISO 8601 UTC to
+ * the second (as status, the log and the demo show them).
+ */
 export function formatValue(value: Value, kind: ColumnKind): string {
   if (value === null) return '—';
   if (kind === 'count' && typeof value === 'number') return COUNT.format(value);
   if (kind === 'amount' && typeof value === 'number') return AMOUNT.format(value);
   if (kind === 'number' && typeof value === 'number') return NUMBER.format(value);
-  if (kind === 'time')
-    return `${String(value)
-      .replace('T', ' ')
-      .replace(/\.\d+Z$|Z$/, '')} UTC`;
+  if (kind === 'time') return String(value).replace(/\.\d+Z$/, 'Z');
   return String(value);
 }
 

@@ -24,7 +24,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
   await probeListen('sink', sinkOptions.host ?? DEFAULT_SINK_HOST, sinkOptions.port ?? DEFAULT_SINK_PORT);
   const stop = await listenForStop();
   try {
-    logger.info({ pid: process.pid, dataDir: config.dataDir }, 'starting');
+    logger.info({ dataDir: config.dataDir }, 'starting');
     const notify = startServiceNotifier(config.notify, config.dataDir, logger);
     const sink = await startSink({
       dataDir: config.dataDir,
@@ -74,6 +74,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
       await sink.close();
       await notify?.close();
     }
+    logger.info('stopped');
   } finally {
     stop.dispose();
   }

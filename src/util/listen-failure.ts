@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { UserError } from './user-error.js';
+import { RUNTIME_EXIT_CODE, UserError } from './user-error.js';
 
 /** What a failed listen's error code means for the user. */
 const LISTEN_CODES: Readonly<Record<string, string>> = {
@@ -11,6 +11,13 @@ const LISTEN_CODES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Failures that may pass by themselves (the previous process still holds the port, the
+ * resolver is down): runtime failures, so a service manager restarts; the others are
+ * configuration errors.
+ */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set(['EADDRINUSE', 'EAI_AGAIN']);
+
+/**
  * A server's failed listen as a one-line UserError naming the address ("sink: cannot listen
  * on 127.0.0.1:8787: the port is in use (EADDRINUSE)"); any other error is returned as it is.
  */
@@ -19,7 +26,10 @@ export function listenFailure(error: unknown, what: string, host: string, port: 
   const meaning = code === undefined ? undefined : LISTEN_CODES[code];
   if (meaning === undefined) return error;
   const address = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-  return new UserError(`${what}: cannot listen on ${address}: ${meaning} (${code})`, { cause: error });
+  return new UserError(`${what}: cannot listen on ${address}: ${meaning} (${code})`, {
+    cause: error,
+    ...(code !== undefined && TRANSIENT_CODES.has(code) ? { exitCode: RUNTIME_EXIT_CODE } : {}),
+  });
 }
 
 /**

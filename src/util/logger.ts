@@ -4,11 +4,15 @@ import { UserError } from './user-error.js';
 export type { Logger };
 
 /**
- * Structured JSON log lines on stderr (stdout is kept for command output). Level from
+ * Structured JSON log lines on stderr (stdout is kept for command output), or to
+ * `destination` (sync's terminal output: text lines above its progress bar). Level from
  * CW_LOG_LEVEL (default info). Secrets are never passed to the logger; the redact list is
  * a second line of defence for header objects.
  */
-export function createLogger(name = 'campaign-warehouse'): Logger {
+export function createLogger(
+  name = 'campaign-warehouse',
+  destination?: { write(line: string): void },
+): Logger {
   return pino(
     {
       name,
@@ -19,7 +23,7 @@ export function createLogger(name = 'campaign-warehouse'): Logger {
       },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    pino.destination({ fd: 2, sync: true }),
+    destination ?? pino.destination({ fd: 2, sync: true }),
   );
 }
 

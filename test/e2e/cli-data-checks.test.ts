@@ -61,6 +61,7 @@ describe('data checks through the CLI', () => {
       '--snapshot-date',
       '2026-11-20',
       '--force',
+      '--json',
     ];
 
     for (const strict of [['--config', config], ['--strict']]) {

@@ -155,4 +155,60 @@ describe('campaign-warehouse (built CLI)', () => {
     ]);
     expect(lines(after.stdout)[1]).toBe('3');
   });
+
+  it("sync's output: the text summary on stdout unless --json; on stderr the log, and one line for a forced past date", async () => {
+    const { code, stdout, stderr } = await run(
+      [
+        'sync',
+        '--base-url',
+        sim.url,
+        '--data-dir',
+        join(dir, 'text'),
+        '--snapshot-date',
+        '2026-11-20',
+        '--force',
+      ],
+      { CW_API_KEY: KEY },
+    );
+    expect(code, stderr).toBe(0);
+    expect(lines(stdout)[0]).toMatch(/^sync 2026-11-20 succeeded in /);
+    expect(stdout).toMatch(/^data checks: \d+ ran, none failed$/m);
+    expect(lines(stdout).filter((line) => line.startsWith('{'))).toEqual([]);
+    const log = lines(stderr).map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(log).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: expect.stringMatching(
+          /^--snapshot-date 2026-11-20 --force: the figures stored are the API's current ones/,
+        ),
+      }),
+    ]);
+  });
+
+  it('sync refuses a future snapshot date, and a past one without --force, before touching anything', async () => {
+    const dataDir = join(dir, 'dates');
+    const future = await run(
+      ['sync', '--base-url', sim.url, '--data-dir', dataDir, '--snapshot-date', '2999-01-01', '--force'],
+      {
+        CW_API_KEY: KEY,
+      },
+    );
+    expect(future.code).toBe(2);
+    expect(lines(future.stderr)).toEqual([
+      expect.stringMatching(/^campaign-warehouse: --snapshot-date: 2999-01-01 is in the future/),
+    ]);
+    const past = await run(
+      ['sync', '--base-url', sim.url, '--data-dir', dataDir, '--snapshot-date', '2026-11-01'],
+      {
+        CW_API_KEY: KEY,
+      },
+    );
+    expect(past.code).toBe(2);
+    expect(lines(past.stderr)).toEqual([
+      expect.stringMatching(
+        /^campaign-warehouse: --snapshot-date: 2026-11-01 is not the latest completed refresh .*--force/,
+      ),
+    ]);
+    expect(existsSync(dataDir)).toBe(false);
+  });
 });

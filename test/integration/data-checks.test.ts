@@ -203,6 +203,25 @@ describe('data checks', () => {
     ).toEqual([{ n: listDataChecks().length }]);
   });
 
+  it("status shows the latest snapshot's checks, not those of a forced re-run of an earlier day", async () => {
+    const dataDir = tempDataDir();
+    const day1 = await sim({ inconsistent: [BROKEN[0]!] });
+    await sync(day1, syncConfig(day1, dataDir));
+    const nextDay = new Date(SIM_START.getTime() + 86_400_000);
+    const day2 = await sim({ startTime: nextDay });
+    await sync(day2, syncConfig(day2, dataDir));
+    // Then day 1 again, forced (its figures are day 2's, broken again): the newest run.
+    const again = await sim({ startTime: nextDay, inconsistent: [BROKEN[0]!] });
+    await sync(again, syncConfig(again, dataDir, { snapshotDate: SNAPSHOT, force: true }));
+    const status = await statusReport(dataDir);
+    expect(status.latestSnapshot).toBe('2026-11-21');
+    expect(status.dataChecks).toMatchObject({ snapshotDate: '2026-11-21', failed: [] });
+    expect(status.dataChecks?.ran).toBe(listDataChecks().length);
+    expect(formatStatus(status)).toMatch(
+      /^data checks \(snapshot 2026-11-21, run [^)]*\): \d+ ran, none failed$/m,
+    );
+  });
+
   it('that cannot run stop a strict run only: a default run publishes unchecked and says so', async () => {
     const dataDir = tempDataDir();
     const state = openStateDb(dataDir);

@@ -1,4 +1,6 @@
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runSync } from '../../src/extract/run-sync.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import {
   checksums,
@@ -197,6 +199,31 @@ describe('sync against the simulator', () => {
     // Entities and campaign-independent facts come from the unfiltered view only.
     const segments = await rows(dataDir, 'select distinct segment from post_metrics order by segment');
     expect(segments.map((s) => s.segment)).toEqual(['all', 'tagged', 'video']);
+  });
+
+  it('warns about segment filters naming tags the API does not list, or unknown networks, and still syncs', async () => {
+    sim = await startSim();
+    const dataDir = tempDataDir();
+    const tag = sim.model.catalog.tags[0]!.id;
+    const segments = [
+      { name: 'good', tags: [tag], sources: ['tiktok'] },
+      { name: 'beauty', tags: ['12', tag, '40'] },
+      { name: 'typo', sources: ['tiktokk', 'instagram'] },
+    ];
+    const warned: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warned.push(JSON.parse(line).msg) });
+    const summary = await runSync(syncConfig(sim, dataDir, { segments }), {
+      logger,
+      now: () => sim!.clock.now(),
+    });
+    const expected = [
+      "segment beauty: tag id(s) 12, 40 not in the API's tags list (the filter matches nothing for them)",
+      'segment typo: network(s) tiktokk not known (known: facebook, instagram, instagram_stories, tiktok); fetched anyway',
+    ];
+    expect(summary.warnings).toEqual(expected);
+    expect(warned).toEqual(expected);
+    const synced = await rows(dataDir, 'select distinct segment from campaign_metrics order by segment');
+    expect(synced.map((r) => r.segment)).toEqual(['all', 'beauty', 'good', 'typo']);
   });
 
   it('re-running the same snapshot date replaces its rows: no duplicates', async () => {

@@ -84,6 +84,14 @@ describe('hooks CLI', () => {
     expect(deleted).toMatchObject({ code: 0, stdout: `hook ${hook.hook_id} deleted\n` });
     const again = await cw(['hooks', 'delete', hook.hook_id]);
     expect(again.stdout).toContain('deleted locally (the API no longer had it)');
+    // Deleted: listed no more (counted), unless --all, which marks it.
+    const after = await cw(['hooks', 'list']);
+    expect(after.stdout).not.toContain(hook.hook_id);
+    expect(after.stdout).toContain('(1 deleted hook(s) not shown: --all lists them)');
+    const all = await cw(['hooks', 'list', '--all', '--json']);
+    expect(JSON.parse(all.stdout)).toEqual([
+      expect.objectContaining({ hook_id: hook.hook_id, status: 'DELETED' }),
+    ]);
   }, 60_000);
 
   it('refuses a CW_HOOK_SECRET outside 16..64 characters before calling the API', async () => {

@@ -88,7 +88,7 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     expect(html).toContain(`<dd id="latest-snapshot">${latest}</dd>`);
     expect(html).toMatch(new RegExp(`<dd id="last-sync">[^\n]*run <code>${runId}</code>`));
     expect(html).toMatch(
-      /<dd id="last-publish">newest published delivery received 2026-11-20 23:05:00 UTC; 2 deliveries, 18 documents kept/,
+      /<dd id="last-publish">newest published delivery received 2026-11-20T23:05:00Z; 2 deliveries, 18 documents kept/,
     );
     const [[checks]] = (await sql(
       dataDir,

@@ -184,6 +184,9 @@ describe('serve', () => {
     expect(runStatuses(dataDir)).toEqual([]);
     proc.kill('SIGINT');
     expect(await exitOf(proc)).toBe(0);
+    // Its last line says it stopped (as sink's does); no line carries pid twice.
+    expect(log().trim().split('\n').at(-1)).toContain('"msg":"stopped"');
+    for (const line of log().split('\n')) expect(line.match(/"pid":/g)?.length ?? 0, line).toBeLessThan(2);
   }, 90_000);
 
   it('SIGTERM in the middle of a sync stops it at a safe point and exits 0', async () => {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerQuery } from '../../src/cli/query-command.js';
@@ -59,15 +61,18 @@ describe('campaign-warehouse query', () => {
     }
   });
 
-  it('turns a SQL error, a write and a missing warehouse into one-line user errors', async () => {
+  it("turns a SQL error (DuckDB's whole message, hint included), a write and a missing warehouse into user errors", async () => {
     await expect(runQuery(['select nope from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(
       UserError,
     );
-    await expect(runQuery(['select nope from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(
-      /^query failed: [^\n]*$/,
+    const typo = await runQuery(['select * from campaign_metric', '--data-dir', data.dir]).catch(
+      (error: Error) => error.message,
     );
+    expect(typo).toMatch(/^query failed: Catalog Error: Table with name campaign_metric does not exist!\n/);
+    expect(typo).toContain('Did you mean "campaign_metrics"?');
+    expect(typo).toMatch(/LINE 1: select \* from campaign_metric\n\s+\^$/);
     await expect(runQuery(['delete from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(
-      /query failed.*read-only/i,
+      /^query is read-only.*Can only delete from base table/i,
     );
     await expect(runQuery(['select 1', '--data-dir', `${data.dir}/nothing`])).rejects.toThrow(
       /no warehouse yet at .*campaign-warehouse sync/,
@@ -75,5 +80,46 @@ describe('campaign-warehouse query', () => {
     await expect(runQuery(['select 1', '--format', 'xml', '--data-dir', data.dir])).rejects.toThrow(
       /--format/,
     );
+  });
+
+  it('runs one statement, and refuses several in one line', async () => {
+    await expect(runQuery(['select 1; select 2', '--data-dir', data.dir])).rejects.toThrow(
+      /^query runs one statement, got 2: run them one at a time$/,
+    );
+    expect(await runQuery(['select 7 as n;', '--format', 'csv', '--data-dir', data.dir])).toBe('n\r\n7\r\n');
+    await expect(runQuery([' ', '--data-dir', data.dir])).rejects.toThrow(/^query: no SQL statement given$/);
+    await expect(runQuery(['/* nothing */', '--data-dir', data.dir])).rejects.toThrow(/no SQL statement/);
+  });
+
+  it('writes no file and reads none outside the lake, whatever the statement', async () => {
+    const outside = join(data.dir, 'out.csv');
+    const inLake = join(data.dir, 'lake', 'out.csv');
+    for (const [sql, refusal] of [
+      [`copy (select 1) to '${outside}'`, /Permission Error: Cannot access file.*writes none/s],
+      [`copy (select 1) to '${inLake}'`, /^query is read-only: .*not COPY statements/],
+      [`explain analyze copy (select 1) to '${inLake}'`, /^query is read-only/],
+      [`export database '${join(data.dir, 'export')}'`, /read-only|Permission Error/],
+      [`attach '${join(data.dir, 'other.duckdb')}' as other`, /^query is read-only: .*not ATTACH/],
+      ["select * from read_csv('/etc/hostname')", /Permission Error: Cannot access file "\/etc\/hostname"/],
+      ['set enable_external_access = true', /read-only|locked/],
+    ] as const)
+      await expect(runQuery([sql, '--data-dir', data.dir]), sql).rejects.toThrow(refusal);
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(inLake)).toBe(false);
+    expect(existsSync(join(data.dir, 'export'))).toBe(false);
+    expect(existsSync(join(data.dir, 'other.duckdb'))).toBe(false);
+    // Reads still work, the lake's files included, and so does EXPLAIN ANALYZE of a SELECT.
+    expect(
+      await runQuery([
+        'select count(*) as n from campaign_metrics',
+        '--format',
+        'csv',
+        '--data-dir',
+        data.dir,
+      ]),
+    ).toBe('n\r\n1\r\n');
+    expect(
+      await runQuery(['explain analyze select count(*) from campaign_metrics', '--data-dir', data.dir]),
+    ).toContain('Query Profiling');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateBaseUrl } from '../../src/api/validate-base-url.js';
+import { validateBaseUrl, validateHttpsUrl } from '../../src/api/validate-base-url.js';
 import { UserError } from '../../src/util/user-error.js';
 
 describe('validateBaseUrl', () => {
@@ -24,5 +24,20 @@ describe('validateBaseUrl', () => {
   it('refuses what is not a URL or another scheme', () => {
     expect(() => validateBaseUrl('api.example.com')).toThrow(/not a URL/);
     expect(() => validateBaseUrl('ftp://api.example.com')).toThrow(UserError);
+  });
+  it('refuses a base URL ending in /v3 (requests would go to /v3/v3/...), saying to leave it out', () => {
+    for (const bad of [
+      'https://api.example.com/v3',
+      'https://api.example.com/v3/',
+      'https://x.example/api/v3',
+    ])
+      expect(() => validateBaseUrl(bad), bad).toThrow(/ends in \/v3: give it without \/v3/);
+    expect(validateBaseUrl('https://api.example.com/v3x').pathname).toBe('/v3x');
+  });
+  it("applies the same rule to a hook's target URL, named", () => {
+    expect(() => validateHttpsUrl('http://sink.example.com', '--target-url')).toThrow(
+      /^--target-url http:\/\/sink\.example\.com must use https:\/\//,
+    );
+    expect(validateHttpsUrl('http://127.0.0.1:8787', '--target-url').port).toBe('8787');
   });
 });

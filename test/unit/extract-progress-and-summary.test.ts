@@ -67,10 +67,14 @@ describe('sync progress and summary', () => {
       throttleWaitMs: 2600,
       durationMs: 4000,
       checks: { mode: 'warn', ran: 16, failed: [], drift: [], durationMs: 20 },
+      warnings: [
+        "segment beauty: tag id(s) 12 not in the API's tags list (the filter matches nothing for them)",
+      ],
     };
     const text = formatSummary(summary);
     expect(text).toContain('429s 3 (waited 2.6 s)');
     expect(text).toContain('overload: 2 429s, waited 2.5 s; rate limit: 1 429s, waited 0.1 s');
     expect(text).toContain('data checks: 16 ran, none failed');
+    expect(text).toMatch(/\nwarning: segment beauty: tag id\(s\) 12 not in the API's tags list/);
   });
 });

@@ -94,4 +94,26 @@ describe('report page', () => {
     expect(html).toContain('<dd id="last-sync"><span class="warn">none recorded</span></dd>');
     expect(externalReferences(html)).toEqual([]);
   });
+
+  it('counts skipped checks apart (nothing to compare is not a pass), and an all-zero chart reads 0', async () => {
+    const check = (name: string, status: string) => ({ check_name: name, status, checked: 0, failing: 0 });
+    const beauty: ReportData = {
+      ...empty,
+      segment: 'beauty',
+      checks: {
+        recorded: true,
+        snapshot: '2026-11-21',
+        checks: [check('a', 'passed'), check('b', 'passed'), check('c', 'skipped')],
+        failures: [],
+      },
+      networkTotals: [{ network: 'tiktok', campaigns: 1, posts: 0, engagement: 0, emv: 0 }],
+    };
+    const html = await renderReportPage(beauty);
+    expect(html).toContain(
+      '<dd id="checks-summary"><span class="ok">2 passed</span>, 1 skipped (nothing to compare) (snapshot 2026-11-21)</dd>',
+    );
+    expect(html).not.toContain('all 3 checks passed');
+    expect(html).toContain('<svg');
+    expect(html).not.toContain('0.000000');
+  });
 });

@@ -87,7 +87,30 @@ describe('snapshot date and the refresh window (18:00-21:00 UTC)', () => {
   it('refuses inside the window unless forced', () => {
     const inside = new Date('2026-11-22T19:00:00Z');
     expect(() => resolveSnapshotDate(inside, undefined, false)).toThrow(/refreshing.*--force/);
-    expect(resolveSnapshotDate(inside, undefined, true)).toBe('2026-11-21');
-    expect(resolveSnapshotDate(new Date('2026-11-22T22:00:00Z'), '2026-11-01', false)).toBe('2026-11-01');
+    expect(resolveSnapshotDate(inside, undefined, true)).toEqual({ date: '2026-11-21' });
+  });
+
+  it('refuses a date with no figures yet, and an earlier one unless forced, saying the figures are current', () => {
+    const after = new Date('2026-11-22T22:00:00Z');
+    const before = new Date('2026-11-22T10:00:00Z');
+    expect(resolveSnapshotDate(after, '2026-11-22', false)).toEqual({ date: '2026-11-22' });
+    expect(resolveSnapshotDate(before, '2026-11-21', false)).toEqual({ date: '2026-11-21' });
+    // In the future: refused even when forced.
+    expect(() => resolveSnapshotDate(after, '2026-12-25', true)).toThrow(
+      /^--snapshot-date: 2026-12-25 is in the future \(today is 2026-11-22 UTC\)/,
+    );
+    // Today, before its refresh completed.
+    expect(() => resolveSnapshotDate(before, '2026-11-22', true)).toThrow(
+      /has not completed yet.*2026-11-21/,
+    );
+    // An earlier day: its figures are gone; refused, or stored with a line saying what they are.
+    expect(() => resolveSnapshotDate(after, '2026-11-01', false)).toThrow(
+      /2026-11-01 is not the latest completed refresh \(2026-11-22\).*--force/,
+    );
+    const forced = resolveSnapshotDate(after, '2026-11-01', true);
+    expect(forced.date).toBe('2026-11-01');
+    expect(forced.relabelled).toMatch(/current ones \(the 2026-11-22 refresh\), not 2026-11-01's$/);
+    for (const bad of [() => resolveSnapshotDate(after, '2026-12-25', true)])
+      expect(bad).toThrow(expect.objectContaining({ exitCode: 2 }));
   });
 });
