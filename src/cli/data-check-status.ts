@@ -3,17 +3,19 @@
  * (from the state database, so a run `--strict` stopped is reported too) and the schema
  * drift first seen in the latest published snapshot.
  */
-import { describeOutcome } from '../extract/check-before-publish.js';
+import { describeHistory, describeOutcome, splitByKind } from '../extract/check-before-publish.js';
 import { type DataCheckRecord, loadDataCheckRecord } from '../state/data-check-record.js';
 import type { StateDb } from '../state/state-db.js';
 import type { ReadQuery } from '../warehouse/query-read-only.js';
 import type { DataCheckResult, DriftObservation } from '../warehouse/types.js';
 
-/** The latest run's record, its results reduced to how many ran and those that failed. */
+/** The latest run's record, its rule checks reduced to how many ran and those that failed. */
 export type DataCheckStatus = Omit<DataCheckRecord, 'results'> & {
-  /** Checks run, each once per segment. */
+  /** Rule checks run, each once per segment. */
   readonly ran: number;
   readonly failed: readonly DataCheckResult[];
+  /** The history checks, each once per segment (none before they existed). */
+  readonly history: readonly DataCheckResult[];
 };
 
 /** Drift as the schema_drift view has it: over the segments, so without one. */
@@ -23,7 +25,8 @@ export function dataCheckStatus(state: StateDb): DataCheckStatus | null {
   const record = loadDataCheckRecord(state);
   if (!record) return null;
   const { results, ...rest } = record;
-  return { ...rest, ran: results.length, failed: results.filter((r) => r.status === 'failed') };
+  const { rules, history } = splitByKind(results);
+  return { ...rest, ran: rules.length, failed: rules.filter((r) => r.status === 'failed'), history };
 }
 
 /** Drift whose first_seen is `snapshotDate`; none when the warehouse predates the view. */
@@ -49,6 +52,7 @@ export function formatDataCheckStatus(checks: DataCheckStatus | null, drift: rea
   if (checks) {
     const head = `data checks (snapshot ${checks.snapshotDate}, run ${checks.runId}, ${checks.mode}):`;
     out.push(`${head} ${checks.error || describeOutcome(checks.ran, checks.failed)}`);
+    if (checks.history.length) out.push(`history checks: ${describeHistory(checks.snapshotDate, checks.history)}`);
   }
   if (drift.length)
     out.push(

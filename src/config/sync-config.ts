@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { validateBaseUrl } from '../api/validate-base-url.js';
 import { UserError } from '../util/user-error.js';
+import { HISTORY_DEFAULTS } from '../warehouse/history-checks.js';
+import type { HistorySettings } from '../warehouse/types.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 import { resolveDataDir } from './data-dir.js';
 
@@ -56,6 +58,8 @@ export interface SyncConfig {
   readonly schedule: { readonly cron: string; readonly timezone: string };
   /** Failing data checks warn (default) or fail the run before its publish (`--strict`). */
   readonly checks?: 'warn' | 'strict';
+  /** The history checks' tolerances (config file `checks.history`, over HISTORY_DEFAULTS). */
+  readonly historyChecks?: HistorySettings;
 }
 
 /** The nightly slot: 30 minutes after the API's refresh window (18:00–21:00 UTC) closes. */
@@ -144,8 +148,16 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
     campaigns: [...new Set(flags.campaign ?? [])],
     segments: file.segments ?? [],
     schedule: { ...DEFAULT_SCHEDULE, ...file.schedule },
-    checks: flags.strict ? 'strict' : (file.checks ?? 'warn'),
+    checks: flags.strict ? 'strict' : (checkMode(file.checks) ?? 'warn'),
+    ...(typeof file.checks === 'object' && file.checks.history
+      ? { historyChecks: { ...HISTORY_DEFAULTS, ...file.checks.history } }
+      : {}),
   };
+}
+
+/** `checks` is a mode ("strict") or an object with one ({ "mode": "strict", "history": … }). */
+function checkMode(checks: ConfigFile['checks']): 'warn' | 'strict' | undefined {
+  return typeof checks === 'string' ? checks : checks?.mode;
 }
 
 /** A real calendar day as YYYY-MM-DD (2026-02-30 and 2026-13-45 are not). */

@@ -209,6 +209,7 @@ describe('data checks', () => {
     closers.push(async () => state.close());
     const input = {
       stagingPath: `${dataDir}/no-such-dir/sync.duckdb`,
+      dataDir,
       snapshotDate: SNAPSHOT,
       runId: 'r1',
       segments: [{ name: 'all' }],

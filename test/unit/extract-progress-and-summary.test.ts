@@ -66,7 +66,14 @@ describe('sync progress and summary', () => {
       rateLimitWaitMs: 100,
       throttleWaitMs: 2600,
       durationMs: 4000,
-      checks: { mode: 'warn', ran: 16, failed: [], drift: [], durationMs: 20 },
+      checks: {
+        mode: 'warn',
+        ran: 16,
+        failed: [],
+        history: { results: [], files: 0, durationMs: 0 },
+        drift: [],
+        durationMs: 20,
+      },
     };
     const text = formatSummary(summary);
     expect(text).toContain('429s 3 (waited 2.6 s)');
