@@ -90,10 +90,14 @@ export interface SyncRunSummary {
   rowsByTable: Record<string, number>;
 }
 
-/** `campaign-warehouse sync` against a simulator process, as a user runs it; fails loudly. */
+/**
+ * `campaign-warehouse sync` against a simulator process, as a user runs it, into `dataDir`
+ * (a new temp directory by default); fails loudly.
+ */
 export async function runSyncCli(
   url: string,
   rps: number,
+  dataDir = tempDir('sync'),
 ): Promise<{ run: CliRun; summary: SyncRunSummary }> {
   const run = await runCli(
     [
@@ -101,7 +105,7 @@ export async function runSyncCli(
       '--base-url',
       url,
       '--data-dir',
-      tempDir('sync'),
+      dataDir,
       '--rps',
       String(rps),
       '--concurrency',

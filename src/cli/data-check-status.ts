@@ -52,7 +52,8 @@ export function formatDataCheckStatus(checks: DataCheckStatus | null, drift: rea
   if (checks) {
     const head = `data checks (snapshot ${checks.snapshotDate}, run ${checks.runId}, ${checks.mode}):`;
     out.push(`${head} ${checks.error || describeOutcome(checks.ran, checks.failed)}`);
-    if (checks.history.length) out.push(`history checks: ${describeHistory(checks.snapshotDate, checks.history)}`);
+    if (checks.history.length)
+      out.push(`history checks: ${describeHistory(checks.snapshotDate, checks.history)}`);
   }
   if (drift.length)
     out.push(

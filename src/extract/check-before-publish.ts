@@ -108,7 +108,11 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
   const results = outcome.results.map((r) => ({ ...r, campaigns: r.campaigns.slice(0, LISTED_CAMPAIGNS) }));
   const { rules, history } = splitByKind(results);
   const failed = rules.filter((r) => r.status === 'failed');
-  const historySummary = { results: history, files: outcome.historyFiles.length, durationMs: outcome.historyMs };
+  const historySummary = {
+    results: history,
+    files: outcome.historyFiles.length,
+    durationMs: outcome.historyMs,
+  };
   const historyFailed = history.filter((r) => r.status === 'failed');
   saveDataCheckRecord(input.state, recordOf(input, results));
   const { logger } = input;

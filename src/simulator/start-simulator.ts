@@ -20,8 +20,8 @@ import { type Fault, type FaultOptions, NO_FAULTS, overloadWait, pickFault } fro
 import { formatRetryAfter, type RetryAfterFormat } from './format-retry-after.js';
 import { createHookService, type HookService, type HookServiceOptions } from './hooks/hook-service.js';
 import type { Inconsistency } from './inconsistency.js';
-import { NO_HISTORY, type SimHistory } from './model/history.js';
 import { createInfluencerRoutes } from './influencer-routes.js';
+import { NO_HISTORY, type SimHistory } from './model/history.js';
 import { SimModel } from './model/sim-model.js';
 import { DEFAULT_SIZE, type SimSize } from './model/sim-size.js';
 import { type LoggedRequest, RequestLog } from './request-log.js';

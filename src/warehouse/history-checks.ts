@@ -99,7 +99,9 @@ export async function prepareHistory(
     const latest = dates[0];
     if (!latest) continue;
     previous.set(segment, latest.date);
-    await c.run(`insert into history_previous values (${sqlString(segment)}, ${sqlString(latest.date)}::date)`);
+    await c.run(
+      `insert into history_previous values (${sqlString(segment)}, ${sqlString(latest.date)}::date)`,
+    );
     for (const { date, file } of dates) {
       files.push(file);
       await c.run(

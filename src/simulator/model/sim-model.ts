@@ -79,7 +79,10 @@ export class SimModel {
         continue;
       }
       const { slot, network } = postPlacement(this.catalog, campaign, i);
-      if (history && !history.visible(campaign.index, i, network, publishedDay(this.catalog, campaign, i), dayN))
+      if (
+        history &&
+        !history.visible(campaign.index, i, network, publishedDay(this.catalog, campaign, i), dayN)
+      )
         continue;
       if (sources && !sources.has(network)) continue;
       if (tags && !this.slotHasTag(campaign.influencers[slot]!, tags)) continue;
