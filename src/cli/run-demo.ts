@@ -143,15 +143,14 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
 
 /**
  * The simulator's live history, and one change on the last night: a tenfold spike of the
- * first campaign with posts from the first night on (its band of daily changes is learned by
+ * campaign with the most posts on the first night (its band of daily changes is learned by
  * then), which campaign_engagement_anomaly flags.
  */
 function demoHistory(lastNight: Date, firstNight: Date): SimHistory {
   const firstDay = latestCompletedRefresh(firstNight);
   const probe = new SimModel(DEMO_SEED, DEMO_SIZE, { live: true, changes: [] });
-  const campaign =
-    probe.catalog.campaigns.find((c) => probe.posts(c.id, {}, firstDay, 0, 1).length > 0) ??
-    probe.catalog.campaigns[0]!;
+  const posts = (id: string) => probe.postIndexes(id, {}, firstDay).length;
+  const campaign = probe.catalog.campaigns.reduce((a, b) => (posts(b.id) > posts(a.id) ? b : a));
   return {
     live: true,
     changes: [{ day: latestCompletedRefresh(lastNight), kind: 'spike', campaigns: [campaign.id] }],

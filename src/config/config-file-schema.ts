@@ -73,6 +73,7 @@ export const configFileSchema = z.strictObject({
             postEngagementTolerance: share.optional(),
             anomalyWidth: z.number().positive().max(1_000).optional(),
             anomalyMinChange: z.number().min(0).max(100).optional(),
+            anomalyMinPosts: z.number().int().min(0).optional(),
           })
           .optional(),
       }),

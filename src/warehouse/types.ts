@@ -90,6 +90,8 @@ export interface HistorySettings {
   readonly anomalyWidth: number;
   /** campaign_engagement_anomaly: the band is never narrower than this share of the previous total. */
   readonly anomalyMinChange: number;
+  /** campaign_engagement_anomaly: campaigns with fewer posts on the previous snapshot are not compared. */
+  readonly anomalyMinPosts: number;
 }
 
 /** One check on one segment of a run. */

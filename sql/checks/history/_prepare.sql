@@ -10,7 +10,8 @@
 --     snapshot's campaign_network_metrics;
 --   history_posts(segment, campaign_id, post_id, engagement): its post_metrics;
 -- and the macros of the tolerances (config `checks.history`): engagement_tolerance(),
--- emv_tolerance(), post_engagement_tolerance(), anomaly_width(), anomaly_min_change().
+-- emv_tolerance(), post_engagement_tolerance(), anomaly_width(), anomaly_min_change(),
+-- anomaly_min_posts().
 -- A campaign, post or network is compared only when the staged snapshot has the campaign
 -- (a campaign no longer fetched is not a vanished one). No check reads reach: it never adds
 -- up and is not cumulative (api-v3.md, rules on reach).

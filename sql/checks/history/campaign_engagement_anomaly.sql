@@ -2,22 +2,26 @@
 -- within a robust band learned from its past daily changes (the last HISTORY_SNAPSHOTS
 -- snapshots: up to 14 changes): median ± anomaly_width() × 1.4826 × MAD (the median
 -- absolute deviation, scaled to a standard deviation for normal data), and never narrower
--- than ± anomaly_min_change() of the previous total.
+-- than ± anomaly_min_change() of the previous total (default 50%).
 -- Why median and MAD: a campaign's daily changes are skewed (a viral post's day) and the
 -- history itself may hold an earlier anomaly; the median and MAD ignore a few outliers
 -- where a mean and standard deviation would widen to cover them. Why the floor: a finished
--- campaign's changes are all about 0 (MAD 0), where a few unlikes would leave the band.
+-- campaign's changes are all about 0 (MAD 0), where a few unlikes would leave the band, and
+-- one viral post can add half a campaign's engagement in a day: a real change, not a sign
+-- of trouble upstream (a tenfold jump adds 900%).
 -- A change over missed nights counts per day (divided by the days between snapshots).
--- Compared: campaigns with at least MIN_CHANGES (7) past changes from a non-zero total (a
--- campaign's first posts are its launch, not an anomaly); else not compared (skipped).
+-- Compared: campaigns with at least 7 past changes from a non-zero total (a campaign's
+-- first posts are its launch, not an anomaly) and at least anomaly_min_posts() posts on the
+-- previous snapshot (default 20: a campaign of a handful of posts moves by whole posts, one
+-- viral post doubling it overnight); else not compared (the check skipped if none is).
 -- Level: campaign (entity_id NULL). expected: the previous total; actual: today's.
 with
 
 series as (
 
-    select segment, campaign_id, snapshot_date, total_engagement from history_campaigns
+    select segment, campaign_id, snapshot_date, num_posts, total_engagement from history_campaigns
     union all
-    select m.segment, m.campaign_id, s.today, m.total_engagement
+    select m.segment, m.campaign_id, s.today, m.num_posts, m.total_engagement
     from campaign_metrics as m
     cross join (select max(snapshot_date) as today from campaign_metrics) as s
 
@@ -30,6 +34,7 @@ changes as (
         campaign_id,
         snapshot_date,
         lag(total_engagement) over w as previous,
+        lag(num_posts) over w as previous_posts,
         total_engagement as current,
         (total_engagement - lag(total_engagement) over w)
             / date_diff('day', lag(snapshot_date) over w, snapshot_date) as change
@@ -80,4 +85,4 @@ select
         <= greatest(anomaly_width() * 1.4826 * b.mad, anomaly_min_change() * t.previous) as ok
 from today as t
 join band as b on b.segment = t.segment and b.campaign_id = t.campaign_id
-where b.changes >= 7 and t.change is not null and t.previous > 0
+where b.changes >= 7 and t.change is not null and t.previous > 0 and t.previous_posts >= anomaly_min_posts()
