@@ -48,6 +48,8 @@ export interface HistoryCheckSummary {
   /** The lake files the history checks read. */
   readonly files: number;
   readonly durationMs: number;
+  /** Set when the history checks could not run (the rule checks' results stand). */
+  readonly error?: string;
 }
 
 const NO_HISTORY: HistoryCheckSummary = { results: [], files: 0, durationMs: 0 };
@@ -112,7 +114,10 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
     results: history,
     files: outcome.historyFiles.length,
     durationMs: outcome.historyMs,
+    ...(outcome.historyError ? { error: outcome.historyError } : {}),
   };
+  // Like a failing history check, one that cannot run (an unreadable previous snapshot) warns.
+  if (outcome.historyError) input.logger.warn({ err: outcome.historyError }, outcome.historyError);
   const historyFailed = history.filter((r) => r.status === 'failed');
   saveDataCheckRecord(input.state, recordOf(input, results));
   const { logger } = input;
@@ -149,7 +154,9 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
     // a refresh caught half-way may be consistent on a second look.
     input.registry.forgetUnits(
       input.snapshotDate,
-      failed.flatMap((r) => r.campaigns.map((id) => ({ segment: r.segment, unit: `campaign:${id}` }))),
+      outcome.results
+        .filter((r) => r.kind !== 'history' && r.status === 'failed')
+        .flatMap((r) => r.campaigns.map((id) => ({ segment: r.segment, unit: `campaign:${id}` }))),
     );
     throw new DataChecksFailedError(failed);
   }

@@ -21,7 +21,8 @@ export function formatSummary(s: SyncSummary): string {
       ? `${checks.error} (published unchecked)`
       : `data checks: ${describeOutcome(checks.ran, checks.failed, ' (published with warnings)')}`,
   );
-  if (checks.history.results.length)
+  if (checks.history.error) lines.push(`${checks.history.error} (published without them)`);
+  else if (checks.history.results.length)
     lines.push(`history checks: ${describeHistory(s.snapshotDate, checks.history.results)}`);
   if (checks.drift.length)
     lines.push(

@@ -66,13 +66,32 @@ export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOut
           [input.snapshotDate],
         ),
       );
-    const historyStarted = performance.now();
-    const historyFiles = input.dataDir ? await runHistoryChecks(c, input, input.dataDir) : [];
-    const historyMs = input.dataDir ? performance.now() - historyStarted : 0;
     await c.run('commit');
+    // The history checks in a transaction of their own: one that cannot run (an unreadable
+    // previous snapshot) leaves the rule checks' results as they are, and never fails a run.
+    const historyStarted = performance.now();
+    let historyFiles: readonly string[] = [];
+    let historyError: string | undefined;
+    if (input.dataDir) {
+      try {
+        await c.run('begin transaction');
+        historyFiles = await runHistoryChecks(c, input, input.dataDir);
+        await c.run('commit');
+      } catch (error) {
+        await c.run('rollback').catch(() => {});
+        historyError = `history checks could not run: ${firstLine(error)}`;
+      }
+    }
+    const historyMs = input.dataDir ? performance.now() - historyStarted : 0;
     const outcome = { results: await readResults(c), drift: await readDrift(c) };
     await c.run('checkpoint');
-    return { ...outcome, durationMs: performance.now() - started, historyMs, historyFiles };
+    return {
+      ...outcome,
+      durationMs: performance.now() - started,
+      historyMs,
+      historyFiles,
+      ...(historyError ? { historyError } : {}),
+    };
   } finally {
     db.close();
   }

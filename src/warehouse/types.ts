@@ -131,4 +131,6 @@ export interface DataCheckOutcome {
   readonly historyMs: number;
   /** The lake files the history checks read (the previous snapshots' partitions they need). */
   readonly historyFiles: readonly string[];
+  /** Set when the history checks could not run: the rule checks' results stand. */
+  readonly historyError?: string;
 }

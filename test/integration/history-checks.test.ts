@@ -52,6 +52,7 @@ async function syncNights(
     const summary = await sync(sim, syncConfig(sim, dataDir, { concurrency: 8 }));
     expect(summary.snapshotDate).toBe(dayOf(night));
     expect(summary.checks.error).toBeUndefined();
+    expect(summary.checks.history.error).toBeUndefined();
     await each(night, summary.checks);
     sim.clock.advance(DAY_MS);
   }
@@ -176,6 +177,7 @@ describe('history checks over simulated days', () => {
     sim.clock.set(new Date(FIRST_NIGHT.getTime() + 21 * DAY_MS));
     const lateSummary = await sync(sim, syncConfig(sim, dataDir, { concurrency: 8 }));
     expect(lateSummary.checks.error).toBeUndefined();
+    expect(lateSummary.checks.history.error).toBeUndefined();
     // 15 snapshots of campaign_metrics (14 daily changes), the previous one's networks and posts.
     expect(lateSummary.checks.history.files).toBe(17);
     expect(new Set(lateSummary.checks.history.results.map((r) => r.comparedWith))).toEqual(
