@@ -92,12 +92,13 @@ export interface SyncRunSummary {
 
 /**
  * `campaign-warehouse sync` against a simulator process, as a user runs it, into `dataDir`
- * (a new temp directory by default); fails loudly.
+ * (a new temp directory by default), with `extraArgs` (e.g. --snapshot-date); fails loudly.
  */
 export async function runSyncCli(
   url: string,
   rps: number,
   dataDir = tempDir('sync'),
+  extraArgs: readonly string[] = [],
 ): Promise<{ run: CliRun; summary: SyncRunSummary }> {
   const run = await runCli(
     [
@@ -112,6 +113,7 @@ export async function runSyncCli(
       '8',
       '--force',
       '--json',
+      ...extraArgs,
     ],
     { CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn' },
   );

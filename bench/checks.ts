@@ -4,7 +4,7 @@
  * (sql/checks/) and the history checks (sql/checks/history/, comparing the staged day with
  * the previous snapshots of the lake). The account: 170k posts (200 campaigns of 850 on
  * average) with 180 days of history (one synced night cloned to 179 more, as hard links),
- * then the measured sync of the next night, as a user runs it against a simulator process
+ * then the measured sync of the next night (the latest completed refresh), as a user runs it against a simulator process
  * with schema drift on (the drift scan reads every post's raw record) and without a rate
  * limit: the fastest a sync gets, so the checks' share is at its largest.
  * Targets: the rule checks add at most 10% to the sync's time; the history checks at most 5%.
@@ -12,6 +12,7 @@
  * requests / 5), what a nightly run against the real API takes. Measurements: bench/RESULTS.md.
  */
 import { DEFAULT_RPS } from '../src/config/sync-config.js';
+import { latestCompletedRefresh } from '../src/extract/snapshot-date.js';
 import { flag, report, runSyncCli, startSimulatorProcess, tempDir } from './bench-processes.js';
 import { cloneDays, datesAfter } from './lake-history.js';
 
@@ -22,8 +23,7 @@ const DEFAULT_POSTS = 850;
 const DEFAULT_HISTORY_DAYS = 180;
 /** "Unthrottled": far above what the simulator process serves. */
 const UNTHROTTLED_RPS = 10_000;
-/** The first night of the history; the measured night is `history-days` later. */
-const FIRST_NIGHT = '2026-05-01';
+const DAY_MS = 86_400_000;
 
 interface ChecksSummary {
   durationMs: number;
@@ -37,11 +37,13 @@ export async function runChecksBench(args: string[]): Promise<Record<string, num
   const posts = flag(args, 'posts', DEFAULT_POSTS);
   const historyDays = Math.max(1, flag(args, 'history-days', DEFAULT_HISTORY_DAYS));
   const dataDir = tempDir('checks');
-  const nights = [FIRST_NIGHT, ...datesAfter(FIRST_NIGHT, historyDays)];
-  const measuredNight = nights.at(-1)!;
-  // The history: the first night synced, then cloned to the following days but the last.
-  await syncNight(FIRST_NIGHT, campaigns, posts, dataDir);
-  cloneDays(dataDir, FIRST_NIGHT, nights.slice(1, -1));
+  // The measured night is the latest completed refresh (a sync's date by default); the
+  // history's first night, `history-days` before it, is synced with --snapshot-date, then
+  // cloned to the nights in between.
+  const measuredNight = latestCompletedRefresh(new Date());
+  const firstNight = new Date(Date.parse(measuredNight) - historyDays * DAY_MS).toISOString().slice(0, 10);
+  await syncNight(firstNight, campaigns, posts, dataDir, ['--snapshot-date', firstNight]);
+  cloneDays(dataDir, firstNight, datesAfter(firstNight, historyDays - 1));
   const { run, summary } = await syncNight(measuredNight, campaigns, posts, dataDir);
   const checks = (summary as typeof summary & { checks: ChecksSummary }).checks;
   if (checks.error) throw new Error(`bench checks: ${checks.error}`);
@@ -74,8 +76,14 @@ export async function runChecksBench(args: string[]): Promise<Record<string, num
   return figures;
 }
 
-/** One night's sync (22:30 UTC, after the refresh window) from its own simulator process. */
-async function syncNight(night: string, campaigns: number, posts: number, dataDir: string) {
+/** One night's sync from its own simulator process, its clock at 22:30 UTC that night. */
+async function syncNight(
+  night: string,
+  campaigns: number,
+  posts: number,
+  dataDir: string,
+  extraArgs: readonly string[] = [],
+) {
   const sim = await startSimulatorProcess([
     '--campaigns',
     String(campaigns),
@@ -88,7 +96,7 @@ async function syncNight(night: string, campaigns: number, posts: number, dataDi
     `${night}T22:30:00Z`,
   ]);
   try {
-    return await runSyncCli(sim.url, UNTHROTTLED_RPS, dataDir);
+    return await runSyncCli(sim.url, UNTHROTTLED_RPS, dataDir, extraArgs);
   } finally {
     await sim.stop();
   }
