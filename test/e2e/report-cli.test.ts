@@ -73,7 +73,7 @@ describe('campaign-warehouse report (built CLI)', () => {
 
   it('demo (npm start) ends by writing the report into its data dir and printing the path', async () => {
     const demoDir = tempDir('cw-report-demo-');
-    const { code, stdout, stderr } = await run(['demo', '--data-dir', demoDir]);
+    const { code, stdout, stderr } = await run(['demo', '--data-dir', demoDir], {}, 590_000);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toContain(`wrote ${join(demoDir, 'report.html')}`);
     const page = readFileSync(join(demoDir, 'report.html'), 'utf8');

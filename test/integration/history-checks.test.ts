@@ -23,8 +23,8 @@ const SIZE = {
   influencersPerCampaign: 6,
 };
 
-/** CW_HISTORY_SEEDS=1,2,3,... runs the false-positive test over other seeds (default: three). */
-const FALSE_POSITIVE_SEEDS = (process.env.CW_HISTORY_SEEDS ?? '11,23,37').split(',').map(Number);
+/** CW_HISTORY_SEEDS=1,2,3,... runs the false-positive test over other seeds (default: two, for the suite's time). */
+const FALSE_POSITIVE_SEEDS = (process.env.CW_HISTORY_SEEDS ?? '11,23').split(',').map(Number);
 
 let sims: RunningSimulator[] = [];
 afterEach(async () => {
@@ -89,7 +89,7 @@ describe('history checks over simulated days', () => {
         expect(anomalyCompared).toBeGreaterThan(20);
       }),
     );
-  }, 900_000);
+  }, 2_400_000);
 
   it('flag each injected change on its day, for exactly the campaigns, posts and networks concerned', async () => {
     const probe = await liveSim(11);
