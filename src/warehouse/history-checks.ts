@@ -46,19 +46,16 @@ const TABLES = {
     lake: 'campaign_metrics',
     columns: 'campaign_id varchar, num_posts bigint, total_engagement bigint, total_emv double',
     select: 'campaign_id, num_posts, total_engagement, total_emv',
-    withDate: true,
   },
   history_networks: {
     lake: 'campaign_network_metrics',
     columns: 'campaign_id varchar, network varchar, num_posts bigint, engagement bigint',
     select: 'campaign_id, network, num_posts, engagement',
-    withDate: false,
   },
   history_posts: {
     lake: 'post_metrics',
     columns: 'campaign_id varchar, post_id varchar, engagement bigint',
     select: 'campaign_id, post_id, engagement',
-    withDate: false,
   },
 } as const;
 
@@ -89,13 +86,15 @@ export async function prepareHistory(
   for (const [name, value] of macros)
     await c.run(`create or replace temp macro ${name}() as ${Number(value)}::double`);
   await c.run('create or replace temp table history_previous (segment varchar, snapshot_date date)');
-  for (const [name, table] of Object.entries(TABLES))
-    await c.run(
-      `create or replace temp table ${name} (segment varchar, ${table.withDate ? 'snapshot_date date, ' : ''}${table.columns})`,
-    );
+  await c.run(
+    `create or replace temp table history_campaigns (segment varchar, snapshot_date date, ${TABLES.history_campaigns.columns})`,
+  );
 
   const previous = new Map<string, string>();
   const files: string[] = [];
+  // The previous snapshot's networks and posts stay in their files (views): the checks'
+  // joins stream them and spill past the staging's small memory limit, a million posts too.
+  const latestFiles = { history_networks: [] as string[], history_posts: [] as string[] };
   const campaignDates = segmentDates(lake, 'campaign_metrics', snapshotDate, segments);
   for (const segment of segments) {
     const dates = campaignDates.get(segment) ?? [];
@@ -117,10 +116,16 @@ export async function prepareHistory(
       const file = segmentFile(lake, table.lake, latest.date, segment);
       if (!file) continue; // the segment had no rows in that table that day
       files.push(file);
-      await c.run(
-        `insert into ${name} select ${sqlString(segment)}, ${table.select} from read_parquet(${sqlString(file)})`,
+      latestFiles[name].push(
+        `select ${sqlString(segment)} as segment, ${table.select} from read_parquet(${sqlString(file)})`,
       );
     }
+  }
+  for (const name of ['history_networks', 'history_posts'] as const) {
+    const empty = `select null::varchar as segment, ${TABLES[name].columns.replace(/(\w+) (\w+)/g, 'null::$2 as $1')} where false`;
+    await c.run(
+      `create or replace temp view ${name} as ${[...latestFiles[name], empty].join('\nunion all ')}`,
+    );
   }
   return { previous, files };
 }

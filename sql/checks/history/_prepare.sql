@@ -1,7 +1,8 @@
 -- Prepared before the history checks of a sync (src/warehouse/history-checks.ts), on the
 -- run's staging file, whose fact tables hold the staged snapshot. The runner has created,
 -- from the lake's files of the previous snapshots of each segment of the run (those files
--- only: never the whole history):
+-- only: never the whole history), temp tables of the campaigns and views over the files of
+-- the networks and posts (read as the checks stream them):
 --   history_previous(segment, snapshot_date): the latest snapshot before this one, per
 --     segment (none: the segment's history checks are skipped);
 --   history_campaigns(segment, snapshot_date, campaign_id, num_posts, total_engagement,
