@@ -2,8 +2,8 @@
  * `npm run bench -- checks [--campaigns N] [--posts P] [--history-days D]`: what the data
  * checks add to a sync, run on the staged figures before the publish: the rule checks
  * (sql/checks/) and the history checks (sql/checks/history/, comparing the staged day with
- * the previous snapshots of the lake). The account: 170k posts (200 campaigns of 850 on
- * average) with 180 days of history (one synced night cloned to 179 more, as hard links),
+ * the previous snapshots of the lake). The account: 170k posts (200 campaigns, 171 of them
+ * with 1,000 posts on average) with 180 days of history (one synced night cloned to 179 more, as hard links),
  * then the measured sync of the next night (the latest completed refresh), as a user runs it against a simulator process
  * with schema drift on (the drift scan reads every post's raw record) and without a rate
  * limit: the fastest a sync gets, so the checks' share is at its largest.
@@ -16,9 +16,12 @@ import { latestCompletedRefresh } from '../src/extract/snapshot-date.js';
 import { flag, report, runSyncCli, startSimulatorProcess, tempDir } from './bench-processes.js';
 import { cloneDays, datesAfter } from './lake-history.js';
 
-/** Defaults: 200 campaigns of 850 posts on average, about 170,000 posts (the issue's account). */
+/**
+ * Defaults: 200 campaigns of 1,000 posts on average, about 170,000 posts (the issue's
+ * account): every seventh simulated campaign has no posts.
+ */
 const DEFAULT_CAMPAIGNS = 200;
-const DEFAULT_POSTS = 850;
+const DEFAULT_POSTS = 1_000;
 /** Days of history before the measured night: half a year of nightly syncs. */
 const DEFAULT_HISTORY_DAYS = 180;
 /** "Unthrottled": far above what the simulator process serves. */
