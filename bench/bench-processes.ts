@@ -90,10 +90,15 @@ export interface SyncRunSummary {
   rowsByTable: Record<string, number>;
 }
 
-/** `campaign-warehouse sync` against a simulator process, as a user runs it; fails loudly. */
+/**
+ * `campaign-warehouse sync` against a simulator process, as a user runs it, into `dataDir`
+ * (a new temp directory by default), with `extraArgs` (e.g. --snapshot-date); fails loudly.
+ */
 export async function runSyncCli(
   url: string,
   rps: number,
+  dataDir = tempDir('sync'),
+  extraArgs: readonly string[] = [],
 ): Promise<{ run: CliRun; summary: SyncRunSummary }> {
   const run = await runCli(
     [
@@ -101,13 +106,14 @@ export async function runSyncCli(
       '--base-url',
       url,
       '--data-dir',
-      tempDir('sync'),
+      dataDir,
       '--rps',
       String(rps),
       '--concurrency',
       '8',
       '--force',
       '--json',
+      ...extraArgs,
     ],
     { CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn' },
   );

@@ -1,12 +1,13 @@
--- data_checks: the checks of the latest checked snapshot of $segment (the latest run of
--- that date, when it was checked twice), failing first. Needs the data_checks view.
+-- data_checks: the rule checks of the latest checked snapshot of $segment (the latest run
+-- of that date, when it was checked twice), failing first. Needs the data_checks view. The
+-- history checks are the "what changed" section's (history_check_failures.sql).
 -- Columns: snapshot_date, run_id, check_name, status, checked, failing
 
 with
 
 data_checks as (
 
-    select * from main.data_checks where segment = $segment
+    select * from main.data_checks where segment = $segment and kind = 'rule'
 
 ),
 

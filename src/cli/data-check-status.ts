@@ -3,17 +3,19 @@
  * (from the state database, so a run `--strict` stopped is reported too) and the schema
  * drift first seen in the latest published snapshot.
  */
-import { describeOutcome } from '../extract/check-before-publish.js';
+import { describeHistory, describeOutcome, splitByKind } from '../extract/check-before-publish.js';
 import { type DataCheckRecord, loadDataCheckRecord } from '../state/data-check-record.js';
 import type { StateDb } from '../state/state-db.js';
 import type { ReadQuery } from '../warehouse/query-read-only.js';
 import type { DataCheckResult, DriftObservation } from '../warehouse/types.js';
 
-/** The latest run's record, its results reduced to how many ran and those that failed. */
+/** The latest run's record, its rule checks reduced to how many ran and those that failed. */
 export type DataCheckStatus = Omit<DataCheckRecord, 'results'> & {
-  /** Checks run, each once per segment. */
+  /** Rule checks run, each once per segment. */
   readonly ran: number;
   readonly failed: readonly DataCheckResult[];
+  /** The history checks, each once per segment (none before they existed). */
+  readonly history: readonly DataCheckResult[];
 };
 
 /** Drift as the schema_drift view has it: over the segments, so without one. */
@@ -23,7 +25,8 @@ export function dataCheckStatus(state: StateDb): DataCheckStatus | null {
   const record = loadDataCheckRecord(state);
   if (!record) return null;
   const { results, ...rest } = record;
-  return { ...rest, ran: results.length, failed: results.filter((r) => r.status === 'failed') };
+  const { rules, history } = splitByKind(results);
+  return { ...rest, ran: rules.length, failed: rules.filter((r) => r.status === 'failed'), history };
 }
 
 /**
@@ -35,23 +38,35 @@ export async function publishedDataChecks(
   snapshotDate: string,
   mode: DataCheckStatus['mode'] = 'warn',
 ): Promise<DataCheckStatus | undefined> {
-  const { rows } = await query(
-    `select c.run_id, c.segment, c.check_name, c.status, c.checked, c.failing,
-            count(distinct f.campaign_id) as campaigns, string_agg(distinct f.campaign_id, ',' order by f.campaign_id) as ids
-       from data_checks c
-       left join data_check_failures f using (snapshot_date, segment, check_name)
-      where c.snapshot_date = $1::date
-      group by all order by c.segment, c.check_name`,
-    [snapshotDate],
-  ).catch((error: unknown) => {
-    if (/data_checks does not exist/i.test((error as Error).message)) return { rows: [] };
-    throw error;
-  });
+  // A warehouse published before the history checks has no kind nor compared_with: all rule.
+  const read = (withKind: boolean) =>
+    query(
+      `select c.run_id, c.segment, c.check_name, c.status, c.checked, c.failing,
+              count(distinct f.campaign_id) as campaigns,
+              string_agg(distinct f.campaign_id, ',' order by f.campaign_id) as ids,
+              ${withKind ? 'c.kind, c.compared_with' : `'rule', null`}
+         from data_checks c
+         left join data_check_failures f using (snapshot_date, segment, check_name)
+        where c.snapshot_date = $1::date
+        group by all order by c.segment, c.check_name`,
+      [snapshotDate],
+    );
+  const { rows } = await read(true)
+    .catch((error: unknown) => {
+      if (/column "(kind|compared_with)" not found/i.test((error as Error).message)) return read(false);
+      throw error;
+    })
+    .catch((error: unknown) => {
+      if (/data_checks does not exist/i.test((error as Error).message)) return { rows: [] };
+      throw error;
+    });
   if (!rows.length) return undefined;
   const results: DataCheckResult[] = rows.map(
-    ([, segment, check, status, checked, failing, campaigns, ids]) => ({
+    ([, segment, check, status, checked, failing, campaigns, ids, kind, compared]) => ({
       segment: String(segment),
       check: String(check),
+      kind: kind === 'history' ? 'history' : 'rule',
+      ...(compared === null || compared === undefined ? {} : { comparedWith: String(compared) }),
       status: status as DataCheckResult['status'],
       checked: Number(checked),
       failing: Number(failing),
@@ -59,13 +74,15 @@ export async function publishedDataChecks(
       campaigns: ids === null ? [] : String(ids).split(','),
     }),
   );
+  const { rules, history } = splitByKind(results);
   return {
     runId: String(rows[0]?.[0]),
     snapshotDate,
     mode,
     checkedAt: '',
-    ran: results.length,
-    failed: results.filter((r) => r.status === 'failed'),
+    ran: rules.length,
+    failed: rules.filter((r) => r.status === 'failed'),
+    history,
   };
 }
 
@@ -92,6 +109,8 @@ export function formatDataCheckStatus(checks: DataCheckStatus | null, drift: rea
   if (checks) {
     const head = `data checks (snapshot ${checks.snapshotDate}, run ${checks.runId}, ${checks.mode}):`;
     out.push(`${head} ${checks.error || describeOutcome(checks.ran, checks.failed)}`);
+    if (checks.history.length)
+      out.push(`history checks: ${describeHistory(checks.snapshotDate, checks.history)}`);
   }
   if (drift.length)
     out.push(

@@ -1,20 +1,26 @@
 /**
- * `npm start`: the whole job on the embedded simulator, no account needed. A nightly sync
- * into <data-dir>, analyst questions read back from the published file, then hooks pushing
- * signed documents into an in-process sink (a duplicate collapses, a forged push is
- * refused), published and counted per search type; last, the HTML report of it all.
+ * `npm start`: the whole job on the embedded simulator, no account needed. Fourteen nightly
+ * syncs of simulated days into <data-dir> (the simulator's live history, with one change
+ * injected on the last night, which the history checks flag), analyst questions read back
+ * from the published file, then hooks pushing signed documents into an in-process sink (a
+ * duplicate collapses, a forged push is refused), published and counted per search type;
+ * last, the HTML report of it all.
  */
 import { request } from 'undici';
 import type { SyncConfig } from '../config/sync-config.js';
 import { DEFAULT_SCHEDULE } from '../config/sync-config.js';
+import { describeHistory, describeOutcome } from '../extract/check-before-publish.js';
 import { formatSummary } from '../extract/format-summary.js';
 import { createProgressReporter } from '../extract/progress-reporter.js';
 import { runSync } from '../extract/run-sync.js';
-import { insideRefreshWindow } from '../extract/snapshot-date.js';
+import { insideRefreshWindow, latestCompletedRefresh } from '../extract/snapshot-date.js';
 import { DEFAULT_DAYS, DEFAULT_SEGMENT, defaultReportPath } from '../report/report-options.js';
 import { writeReport } from '../report/write-report.js';
 import { HookManager } from '../service/hook-manager.js';
 import { signBody } from '../simulator/hooks/sign-body.js';
+import type { SimHistory } from '../simulator/model/history.js';
+import { SimModel } from '../simulator/model/sim-model.js';
+import type { SimSize } from '../simulator/model/sim-size.js';
 import { startSimulator } from '../simulator/start-simulator.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
@@ -23,6 +29,17 @@ import { formatResult } from '../warehouse/format-result.js';
 import { queryReadOnly } from '../warehouse/query-read-only.js';
 
 const SIM_KEY = 'sim-key';
+/** Nights the demo syncs: enough history for the anomaly band (7 daily changes) and lines in the charts. */
+export const DEMO_NIGHTS = 14;
+const DAY_MS = 86_400_000;
+const DEMO_SEED = 7;
+const DEMO_SIZE: SimSize = {
+  workspaces: 2,
+  tagsPerWorkspace: 4,
+  campaigns: 12,
+  postsPerCampaign: 60,
+  influencersPerCampaign: 15,
+};
 const DEFAULT_REPORT = { campaigns: [], segment: DEFAULT_SEGMENT, days: DEFAULT_DAYS } as const;
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -30,30 +47,30 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
   // The simulated clock starts now, unless now is inside the API's refresh window: then at
   // 22:00 UTC the same day, so the demo never has to refuse or force.
   const now = new Date();
-  const startTime = insideRefreshWindow(now) ? new Date(`${now.toISOString().slice(0, 10)}T22:00:00Z`) : now;
+  const lastNight = insideRefreshWindow(now) ? new Date(`${now.toISOString().slice(0, 10)}T22:00:00Z`) : now;
+  const firstNight = new Date(lastNight.getTime() - (DEMO_NIGHTS - 1) * DAY_MS);
+  const history = demoHistory(lastNight, firstNight);
   const sim = await startSimulator({
-    seed: 7,
-    startTime,
-    size: {
-      workspaces: 2,
-      tagsPerWorkspace: 4,
-      campaigns: 12,
-      postsPerCampaign: 60,
-      influencersPerCampaign: 15,
-    },
-    rateLimit: { rps: 50, burst: 10 },
+    seed: DEMO_SEED,
+    startTime: firstNight,
+    size: DEMO_SIZE,
+    history,
+    rateLimit: { rps: 400, burst: 40 },
     hooks: { deliveriesPerSecond: 4, documentsPerDelivery: 3, duplicateRate: 0.25 },
   });
   try {
+    const change = history.changes[0]!;
     say(
-      `== 1. nightly sync from the simulator at ${sim.url} (simulated time ${sim.clock.now().toISOString()}) into ${dataDir}`,
+      `== 1. ${DEMO_NIGHTS} nightly syncs of simulated days from the simulator at ${sim.url} into ${dataDir}
+` +
+        `   (figures of live campaigns; injected on the last night: a ${change.kind} of campaign ${change.campaigns.join(', ')})`,
     );
     const config: SyncConfig = {
       baseUrl: sim.url,
       apiKey: SIM_KEY,
       dataDir,
       force: false,
-      rps: 40,
+      rps: 300,
       concurrency: 4,
       pageSize: 100,
       maxRetries: 5,
@@ -62,6 +79,19 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
       segments: [{ name: 'instagram', sources: ['instagram', 'instagram_stories'] }],
       schedule: DEFAULT_SCHEDULE,
     };
+    // The earlier nights, one line each; the simulated clock moves a day between them.
+    for (let night = 0; night < DEMO_NIGHTS - 1; night++) {
+      sim.clock.set(new Date(firstNight.getTime() + night * DAY_MS));
+      const s = await runSync(config, { logger, now: () => sim.clock.now() });
+      const { checks } = s;
+      say(
+        `night ${s.snapshotDate}: ${s.rowsWritten} rows in ${(s.durationMs / 1000).toFixed(1)} s; ` +
+          `data checks ${checks.error ?? describeOutcome(checks.ran, checks.failed)}; ` +
+          `history checks ${describeHistory(s.snapshotDate, checks.history.results)}`,
+      );
+    }
+    sim.clock.set(lastNight);
+    say(`\nlast night, simulated time ${sim.clock.now().toISOString()}:`);
     const progress = createProgressReporter(logger, Boolean(process.stderr.isTTY));
     const summary = await runSync(config, {
       logger,
@@ -109,6 +139,22 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
   } finally {
     await sim.close();
   }
+}
+
+/**
+ * The simulator's live history, and one change on the last night: a tenfold spike of the
+ * campaign with the most posts on the first night (its band of daily changes is learned by
+ * then), which campaign_engagement_anomaly flags.
+ */
+function demoHistory(lastNight: Date, firstNight: Date): SimHistory {
+  const firstDay = latestCompletedRefresh(firstNight);
+  const probe = new SimModel(DEMO_SEED, DEMO_SIZE, { live: true, changes: [] });
+  const posts = (id: string) => probe.postIndexes(id, {}, firstDay).length;
+  const campaign = probe.catalog.campaigns.reduce((a, b) => (posts(b.id) > posts(a.id) ? b : a));
+  return {
+    live: true,
+    changes: [{ day: latestCompletedRefresh(lastNight), kind: 'spike', campaigns: [campaign.id] }],
+  };
 }
 
 async function pushDemo(

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type Inconsistency, parseInconsistencies } from '../simulator/inconsistency.js';
+import { type InjectedChange, parseChange } from '../simulator/model/history.js';
 import { UserError } from '../util/user-error.js';
 
 /** Parses a flag value as a number within bounds, naming the flag when it is not. */
@@ -18,6 +19,14 @@ const rate = numberIn(0, 1);
 function parseInconsistent(raw: string, previous: Inconsistency[] = []): Inconsistency[] {
   try {
     return [...previous, ...parseInconsistencies(raw)];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function collectChange(raw: string, previous: InjectedChange[] = []): InjectedChange[] {
+  try {
+    return [...previous, parseChange(raw)];
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
@@ -77,6 +86,15 @@ export function registerSimulate(program: Command): void {
       'break the API consistency rules for chosen campaigns: <campaignId>:num_posts+N|num_posts-N|influencer|network|reach, comma-separated',
       parseInconsistent,
     )
+    .option(
+      '--history',
+      'figures of live campaigns over simulated days: posts appear over the campaign, interactions ramp up with noise, a post now and then loses a few likes',
+    )
+    .option(
+      '--change <day:kind:campaigns>',
+      'inject a change from a day on for chosen campaigns, e.g. 2026-11-20:spike:5001,5003; kinds: fall (figures halve), vanish (a fifth of the posts), network (every post of one network), spike (tenfold); repeatable',
+      collectChange,
+    )
     .option('--tls', 'serve HTTPS with a generated self-signed certificate (printed as PEM)')
     .option('--start-time <iso>', 'start of the simulated clock (default: now)')
     .option('--deliveries-per-second <n>', 'pushes per second to each live hook', numberIn(0, 10_000), 2)
@@ -128,6 +146,7 @@ export function registerSimulate(program: Command): void {
         },
         drift: Boolean(o.drift),
         ...(o.inconsistent ? { inconsistent: o.inconsistent } : {}),
+        history: { live: Boolean(o.history), changes: o.change ?? [] },
         tls: Boolean(o.tls),
         ...(startTime ? { startTime } : {}),
         hooks: { deliveriesPerSecond: o.deliveriesPerSecond },
@@ -174,6 +193,8 @@ interface SimulateFlags {
   faultInvalidJson: number;
   drift?: boolean;
   inconsistent?: Inconsistency[];
+  history?: boolean;
+  change?: InjectedChange[];
   tls?: boolean;
   startTime?: string;
   deliveriesPerSecond: number;

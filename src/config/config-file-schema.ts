@@ -36,6 +36,10 @@ const segmentSchema = z
   })
   .refine((s) => s.tags || s.sources, 'a segment needs tags and/or sources');
 
+const checkMode = z.enum(['warn', 'strict']);
+/** A tolerance: a share of the previous figure, 0 (none) to 1 (any fall passes). */
+const share = z.number().min(0).max(1);
+
 export const configFileSchema = z.strictObject({
   baseUrl: z.string().optional(),
   dataDir: z.string().min(1).optional(),
@@ -54,8 +58,28 @@ export const configFileSchema = z.strictObject({
       timezone: checkedBy(timezoneProblem).optional(),
     })
     .optional(),
-  /** 'strict': a failing data check fails the sync before its publish (as `sync --strict`). */
-  checks: z.enum(['warn', 'strict']).optional(),
+  /**
+   * 'strict': a failing rule check fails the sync before its publish (as `sync --strict`).
+   * Or an object: `mode` that, `history` the history checks' tolerances (HISTORY_DEFAULTS).
+   */
+  checks: z
+    .union([
+      checkMode,
+      z.strictObject({
+        mode: checkMode.optional(),
+        history: z
+          .strictObject({
+            engagementTolerance: share.optional(),
+            emvTolerance: share.optional(),
+            postEngagementTolerance: share.optional(),
+            anomalyWidth: z.number().positive().max(1_000).optional(),
+            anomalyMinChange: z.number().min(0).max(100).optional(),
+            anomalyMinPosts: z.number().int().min(0).optional(),
+          })
+          .optional(),
+      }),
+    ])
+    .optional(),
   /** Webhooks, heartbeat and staleness of the notifications (src/notify/notify-config.ts). */
   notify: notifySectionSchema.optional(),
 });

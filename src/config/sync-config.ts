@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { validateBaseUrl } from '../api/validate-base-url.js';
 import { type NotifyConfig, resolveNotifyConfig } from '../notify/notify-config.js';
 import { UserError } from '../util/user-error.js';
+import { HISTORY_DEFAULTS } from '../warehouse/history-checks.js';
+import type { HistorySettings } from '../warehouse/types.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 import { resolveDataDir } from './data-dir.js';
 
@@ -59,6 +61,8 @@ export interface SyncConfig {
   readonly checks?: 'warn' | 'strict';
   /** Where notifications go (the config file's notify section, CW_NOTIFY_WEBHOOK, CW_HEARTBEAT_URL). */
   readonly notify?: NotifyConfig;
+  /** The history checks' tolerances (config file `checks.history`, over HISTORY_DEFAULTS). */
+  readonly historyChecks?: HistorySettings;
 }
 
 /** The nightly slot: 30 minutes after the API's refresh window (18:00–21:00 UTC) closes. */
@@ -147,9 +151,17 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
     campaigns: [...new Set(flags.campaign ?? [])],
     segments: file.segments ?? [],
     schedule: { ...DEFAULT_SCHEDULE, ...file.schedule },
-    checks: flags.strict ? 'strict' : (file.checks ?? 'warn'),
+    checks: flags.strict ? 'strict' : (checkMode(file.checks) ?? 'warn'),
+    ...(typeof file.checks === 'object' && file.checks.history
+      ? { historyChecks: { ...HISTORY_DEFAULTS, ...file.checks.history } }
+      : {}),
     notify: resolveNotifyConfig(file.notify, env),
   };
+}
+
+/** `checks` is a mode ("strict") or an object with one ({ "mode": "strict", "history": … }). */
+function checkMode(checks: ConfigFile['checks']): 'warn' | 'strict' | undefined {
+  return typeof checks === 'string' ? checks : checks?.mode;
 }
 
 /** A real calendar day as YYYY-MM-DD (2026-02-30 and 2026-13-45 are not). */

@@ -9,7 +9,12 @@ import type { StateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { runDataChecks } from '../warehouse/index.js';
-import type { DataCheckOutcome, DataCheckResult, DriftObservation } from '../warehouse/types.js';
+import type {
+  DataCheckOutcome,
+  DataCheckResult,
+  DriftObservation,
+  HistorySettings,
+} from '../warehouse/types.js';
 import type { RunRegistry } from './run-registry.js';
 
 /**
@@ -24,14 +29,30 @@ export type CheckMode = 'warn' | 'strict';
 /** What the run summary says of the checks. */
 export interface DataCheckSummary {
   readonly mode: CheckMode;
-  /** Checks run, each once per segment. */
+  /** Rule checks run (sql/checks/), each once per segment. */
   readonly ran: number;
+  /** Failing rule checks: what `--strict` stops a run for. */
   readonly failed: readonly DataCheckResult[];
+  /** The history checks (sql/checks/history/), which only warn. */
+  readonly history: HistoryCheckSummary;
   readonly drift: readonly DriftObservation[];
   readonly durationMs: number;
   /** Set when the checks could not run (the run published unchecked). */
   readonly error?: string;
 }
+
+/** What the run summary, `status` and the log say of the history checks. */
+export interface HistoryCheckSummary {
+  /** Each history check once per segment (skipped ones included), as describeHistory reads them. */
+  readonly results: readonly DataCheckResult[];
+  /** The lake files the history checks read. */
+  readonly files: number;
+  readonly durationMs: number;
+  /** Set when the history checks could not run (the rule checks' results stand). */
+  readonly error?: string;
+}
+
+const NO_HISTORY: HistoryCheckSummary = { results: [], files: 0, durationMs: 0 };
 
 /** A strict run stopped by failing checks: the published warehouse is untouched. */
 export class DataChecksFailedError extends Error {
@@ -48,6 +69,10 @@ export interface CheckBeforePublishInput {
   readonly runId: string;
   readonly segments: readonly Segment[];
   readonly mode: CheckMode;
+  /** The data directory whose lake holds the previous snapshots (the history checks). */
+  readonly dataDir: string;
+  /** The history checks' tolerances (config `checks.history`); defaults when absent. */
+  readonly history?: HistorySettings;
   readonly logger: Logger;
   readonly state: StateDb;
   readonly registry: RunRegistry;
@@ -62,6 +87,8 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
       snapshotDate: input.snapshotDate,
       runId: input.runId,
       segments: input.segments,
+      dataDir: input.dataDir,
+      ...(input.history ? { history: input.history } : {}),
     });
   } catch (error) {
     // The figures are as fetched either way: a check that cannot run stops a strict run
@@ -70,41 +97,114 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
     if (input.mode === 'strict') throw new Error(`${message} (strict: nothing published)`, { cause: error });
     input.logger.error({ err: message }, message);
     saveDataCheckRecord(input.state, { ...recordOf(input, []), error: message });
-    return { mode: input.mode, ran: 0, failed: [], drift: [], durationMs: 0, error: message };
+    return {
+      mode: input.mode,
+      ran: 0,
+      failed: [],
+      history: NO_HISTORY,
+      drift: [],
+      durationMs: 0,
+      error: message,
+    };
   }
   const results = outcome.results.map((r) => ({ ...r, campaigns: r.campaigns.slice(0, LISTED_CAMPAIGNS) }));
-  const failed = results.filter((r) => r.status === 'failed');
+  const { rules, history } = splitByKind(results);
+  const failed = rules.filter((r) => r.status === 'failed');
+  const historySummary = {
+    results: history,
+    files: outcome.historyFiles.length,
+    durationMs: outcome.historyMs,
+    ...(outcome.historyError ? { error: outcome.historyError } : {}),
+  };
+  // Like a failing history check, one that cannot run (an unreadable previous snapshot) warns.
+  if (outcome.historyError) input.logger.warn({ err: outcome.historyError }, outcome.historyError);
+  const historyFailed = history.filter((r) => r.status === 'failed');
   saveDataCheckRecord(input.state, recordOf(input, results));
   const { logger } = input;
-  for (const r of failed)
+  for (const r of [...failed, ...historyFailed])
     logger.warn(
-      { check: r.check, segment: r.segment, failing: r.failing, campaigns: r.campaigns },
-      `data check failed: ${r.check} (${r.segment}) for ${r.failingCampaigns} campaign(s)`,
+      {
+        check: r.check,
+        kind: r.kind,
+        segment: r.segment,
+        failing: r.failing,
+        campaigns: r.campaigns,
+        ...(r.comparedWith ? { comparedWith: r.comparedWith } : {}),
+      },
+      `${r.kind === 'history' ? 'history' : 'data'} check failed: ${r.check} (${r.segment}) for ${r.failingCampaigns} campaign(s)${r.comparedWith ? `, against ${r.comparedWith}` : ''}`,
     );
   if (outcome.drift.length)
     logger.info({ drift: outcome.drift }, 'schema drift: names the spec does not list');
   logger.info(
-    { checks: outcome.results.length, failed: failed.length, durationMs: Math.round(outcome.durationMs) },
+    {
+      checks: rules.length,
+      failed: failed.length,
+      historyChecks: history.length,
+      historyFailed: historyFailed.length,
+      comparedWith: comparedWith(history),
+      historyFiles: outcome.historyFiles.length,
+      durationMs: Math.round(outcome.durationMs),
+      historyMs: Math.round(outcome.historyMs),
+    },
     'data checks done',
   );
+  // History checks never stop a run (a change across days can be real): strict is about rules.
   if (failed.length && input.mode === 'strict') {
     // The failing campaigns are fetched again by the next attempt (the others stay staged):
     // a refresh caught half-way may be consistent on a second look.
     input.registry.forgetUnits(
       input.snapshotDate,
       outcome.results
-        .filter((r) => r.status === 'failed')
+        .filter((r) => r.kind !== 'history' && r.status === 'failed')
         .flatMap((r) => r.campaigns.map((id) => ({ segment: r.segment, unit: `campaign:${id}` }))),
     );
     throw new DataChecksFailedError(failed);
   }
   return {
     mode: input.mode,
-    ran: results.length,
+    ran: rules.length,
     failed,
+    history: historySummary,
     drift: outcome.drift,
     durationMs: outcome.durationMs,
   };
+}
+
+/** Rule checks apart from history checks (a record saved before history checks: all rules). */
+export function splitByKind(results: readonly DataCheckResult[]): {
+  rules: DataCheckResult[];
+  history: DataCheckResult[];
+} {
+  return {
+    rules: results.filter((r) => r.kind !== 'history'),
+    history: results.filter((r) => r.kind === 'history'),
+  };
+}
+
+function comparedWith(history: readonly DataCheckResult[]): string[] {
+  return [...new Set(history.flatMap((r) => (r.comparedWith ? [r.comparedWith] : [])))].sort();
+}
+
+/**
+ * The history checks in one line, for the summary and `status`: against which snapshot (and
+ * that nights were missed when it is not the day before), what failed.
+ */
+export function describeHistory(snapshotDate: string, history: readonly DataCheckResult[]): string {
+  if (!history.length) return 'did not run';
+  const dates = comparedWith(history);
+  if (!dates.length) return `${history.length} skipped (no previous snapshot to compare with)`;
+  const against = dates
+    .map((date) => {
+      const days = Math.round((Date.parse(snapshotDate) - Date.parse(date)) / 86_400_000);
+      return days > 1 ? `${date}, ${days} days before: nights missed, compared anyway` : date;
+    })
+    .join('; ');
+  const failed = history.filter((r) => r.status === 'failed');
+  const skipped = history.filter((r) => r.status === 'skipped').length;
+  const outcome = failed.length
+    ? `${failed.length} of ${history.length} FAILED (warnings, never failing the run): ${describeFailures(failed)}`
+    : `${history.length} ran, none failed`;
+  return `against ${against}: ${outcome}${skipped ? ` (${skipped} skipped: nothing to compare yet)` : ''}`;
 }
 
 function recordOf(input: CheckBeforePublishInput, results: readonly DataCheckResult[]): DataCheckRecord {

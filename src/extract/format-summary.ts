@@ -1,4 +1,4 @@
-import { describeOutcome } from './check-before-publish.js';
+import { describeHistory, describeOutcome } from './check-before-publish.js';
 import type { SyncSummary } from './run-sync.js';
 
 /**
@@ -21,6 +21,9 @@ export function formatSummary(s: SyncSummary): string {
       ? `${checks.error} (published unchecked)`
       : `data checks: ${describeOutcome(checks.ran, checks.failed, ' (published with warnings)')}`,
   );
+  if (checks.history.error) lines.push(`${checks.history.error} (published without them)`);
+  else if (checks.history.results.length)
+    lines.push(`history checks: ${describeHistory(s.snapshotDate, checks.history.results)}`);
   if (checks.drift.length)
     lines.push(
       `schema drift: ${[...new Set(checks.drift.map((d) => `${d.level} ${d.kind} ${d.name}`))].join(', ')}`,

@@ -203,6 +203,8 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
       runId,
       segments,
       mode: config.checks ?? 'warn',
+      dataDir: config.dataDir,
+      ...(config.historyChecks ? { history: config.historyChecks } : {}),
       logger: deps.logger,
       state,
       registry,

@@ -88,9 +88,7 @@ export function checkDataChecks(notifier: Notifier): void {
   };
   for (const r of record.results)
     if (r.status === 'failed')
-      byKind[
-        (r as { kind?: string }).kind === 'history' ? 'history_checks_failed' : 'data_checks_failed'
-      ].push(r);
+      byKind[r.kind === 'history' ? 'history_checks_failed' : 'data_checks_failed'].push(r);
   for (const [kind, failed] of Object.entries(byKind) as [IncidentKind, DataCheckResult[]][]) {
     if (failed.length === 0) {
       notifier.clear(kind, `${label(kind)} pass again (snapshot ${record.snapshotDate})`, {

@@ -51,6 +51,39 @@ export function historySpec(history: readonly Row[], followed: readonly Row[]): 
   } as TopLevelSpec;
 }
 
+/**
+ * The campaigns that moved most since the previous snapshot: their change in engagement and
+ * in EMV side by side (same campaign order, largest engagement move first), rises blue,
+ * falls orange, so a fall stands out.
+ */
+export function changesSpec(rows: readonly Row[]): TopLevelSpec {
+  const order = rows.map((r) => r.campaign);
+  const bars = (field: string, title: string, labelled = false) => ({
+    width: 280,
+    height: { step: 22 },
+    mark: { type: 'bar' },
+    encoding: {
+      y: {
+        field: 'campaign',
+        type: 'nominal',
+        sort: order,
+        title: null,
+        axis: labelled ? { labelLimit: 220 } : null,
+      },
+      x: { field, type: 'quantitative', title, axis: { tickCount: 4 } },
+      color: {
+        condition: { test: `datum.${field} < 0`, value: '#D55E00' },
+        value: '#0072B2',
+      },
+    },
+  });
+  return {
+    description: 'Change in engagement and EMV since the previous snapshot, per campaign',
+    data: { values: rows },
+    hconcat: [bars('engagement_change', 'engagement change', true), bars('emv_change', 'EMV change')],
+  } as TopLevelSpec;
+}
+
 /** Posts, engagement and EMV per network: three bar charts side by side, same network order. */
 export function networkSpec(totals: readonly Row[]): TopLevelSpec {
   const order = totals.map((r) => r.network);

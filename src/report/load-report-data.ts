@@ -11,6 +11,7 @@ import {
   MAX_CHECK_FAILURES,
   type ReportOptions,
   TOP_CAMPAIGNS,
+  TOP_CHANGES,
   TOP_INFLUENCERS,
   windowStart,
 } from './report-options.js';
@@ -26,6 +27,8 @@ export type ChecksData =
       readonly snapshot: string | null;
       readonly checks: Row[];
       readonly failures: Row[];
+      /** What the failing history checks found at the latest snapshot of the window. */
+      readonly historyFailures: Row[];
     };
 
 export interface ReportData {
@@ -39,6 +42,8 @@ export interface ReportData {
   readonly documentsWindow: { readonly from: string; readonly to: string } | null;
   readonly freshness: Row;
   readonly checks: ChecksData;
+  /** The campaigns that moved most since the previous snapshot (campaign_changes.sql). */
+  readonly changes: Row[];
   /** Campaigns followed over time: campaign_id, campaign (label), rank. */
   readonly followed: Row[];
   readonly history: Row[];
@@ -78,7 +83,7 @@ export async function loadReportData(options: ReportOptions, now = new Date()): 
       ? { from: windowStart(documentsTo, options.days), to: documentsTo }
       : null;
     const [freshness = {}] = await run('freshness', {});
-    const checks = await loadChecks(query, run, options.segment, campaigns);
+    const checks = await loadChecks(query, run, options.segment, campaigns, window?.to ?? null);
     const facts = window ? await loadFacts(run, options, window, campaigns) : NO_FACTS;
     const documents = documentsWindow ? await run('documents_daily', documentsWindow) : [];
     return {
@@ -100,11 +105,12 @@ type Run = (name: ReportQueryName, params: Record<string, Value>) => Promise<Row
 
 type Facts = Pick<
   ReportData,
-  'followed' | 'history' | 'networkTotals' | 'networkReach' | 'influencers' | 'sales'
+  'changes' | 'followed' | 'history' | 'networkTotals' | 'networkReach' | 'influencers' | 'sales'
 >;
 
 /** What a segment without any snapshot shows: every campaign section empty. */
 export const NO_FACTS: Facts = {
+  changes: [],
   followed: [],
   history: [],
   networkTotals: [],
@@ -124,6 +130,7 @@ async function loadFacts(
   const followed = await run('top_campaigns', { segment, to, campaigns, top: TOP_CAMPAIGNS });
   const ids = JSON.stringify(followed.map((r) => r.campaign_id));
   return {
+    changes: await run('campaign_changes', { segment, to, campaigns, top: TOP_CHANGES }),
     followed,
     history: await run('campaign_history', { segment, from, to, ids }),
     networkTotals: await run('network_totals', { segment, to, campaigns }),
@@ -138,6 +145,7 @@ async function loadChecks(
   run: Run,
   segment: string,
   campaigns: string,
+  latest: string | null,
 ): Promise<ChecksData> {
   const views = await query(
     `select view_name from duckdb_views() where schema_name = 'main' and view_name in (${CHECK_VIEWS.map((v) => `'${v}'`).join(', ')})`,
@@ -149,7 +157,10 @@ async function loadChecks(
     const failures = snapshot
       ? await run('data_check_failures', { segment, snapshot, campaigns, top: MAX_CHECK_FAILURES })
       : [];
-    return { recorded: true, snapshot, checks, failures };
+    const historyFailures = latest
+      ? await run('history_check_failures', { segment, to: latest, campaigns, top: MAX_CHECK_FAILURES })
+      : [];
+    return { recorded: true, snapshot, checks, failures, historyFailures };
   } catch (error) {
     // Views of another shape than issue 14's contract: the rest of the report still stands.
     return { recorded: false, unreadable: firstLine(error) };

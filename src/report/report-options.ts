@@ -14,6 +14,8 @@ export const REPORT_FILE_NAME = 'report.html';
 export const TOP_CAMPAIGNS = 5;
 /** Influencers in the ranking: one screen of bars. */
 export const TOP_INFLUENCERS = 10;
+/** Campaigns in "what changed": the largest moves since the previous snapshot, one screen of bars. */
+export const TOP_CHANGES = 10;
 /** Data-check disagreements listed: enough to see the pattern; `query` shows them all. */
 export const MAX_CHECK_FAILURES = 50;
 

@@ -4,12 +4,19 @@
  * opens offline, by double-click, and prints.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { documentsSpec, historySpec, influencerSpec, networkSpec, salesSpec } from './chart-specs.js';
+import {
+  changesSpec,
+  documentsSpec,
+  historySpec,
+  influencerSpec,
+  networkSpec,
+  salesSpec,
+} from './chart-specs.js';
 import { freshnessSection } from './freshness-section.js';
 import { type Column, escapeHtml, htmlTable } from './html-table.js';
 import type { ReportData, Row } from './load-report-data.js';
 import { renderChart } from './render-chart.js';
-import { TOP_CAMPAIGNS, TOP_INFLUENCERS } from './report-options.js';
+import { TOP_CAMPAIGNS, TOP_CHANGES, TOP_INFLUENCERS } from './report-options.js';
 import { REPORT_CSS } from './report-style.js';
 
 interface ChartSection {
@@ -33,6 +40,13 @@ interface ChartSection {
 const ENGAGEMENT_EMV: readonly Column[] = [
   { key: 'engagement', label: 'engagement', kind: 'count' },
   { key: 'emv', label: 'EMV', kind: 'amount' },
+];
+const HISTORY_FAILURE_COLUMNS: readonly Column[] = [
+  { key: 'check_name', label: 'check', kind: 'text' },
+  { key: 'campaign_id', label: 'campaign', kind: 'text' },
+  { key: 'entity_id', label: 'entity (post or network)', kind: 'text' },
+  { key: 'before', label: 'before', kind: 'number' },
+  { key: 'after', label: 'after', kind: 'number' },
 ];
 const SUMMED: readonly Column[] = [
   { key: 'campaigns', label: 'campaigns', kind: 'count' },
@@ -67,6 +81,58 @@ ${sections.join('\n')}
 `;
 }
 
+/**
+ * "What changed": the campaigns that moved most since the previous snapshot, and what the
+ * failing history checks found (the figure before and after), up front after freshness.
+ */
+function whatChanged(data: ReportData): ChartSection {
+  const previous = data.changes[0]?.previous_snapshot;
+  const latest = data.window?.to;
+  const gap =
+    previous && latest ? Math.round((Date.parse(latest) - Date.parse(String(previous))) / 86_400_000) : 0;
+  const since = previous
+    ? `${escapeHtml(previous)}${gap > 1 ? ` <span class="warn">(${gap} days before: nights were missed; compared anyway)</span>` : ''}`
+    : 'the previous snapshot';
+  const failures = data.checks.recorded ? data.checks.historyFailures : [];
+  const checks =
+    failures.length === 0
+      ? `<p class="${data.checks.recorded ? 'ok' : 'empty'}" id="history-checks-summary">${
+          data.checks.recorded
+            ? 'No history check failed on the latest snapshot.'
+            : 'No history checks recorded.'
+        }</p>`
+      : [
+          `<h3 id="history-checks-summary"><span class="warn">Failing history checks</span> (warnings: a change across days can be real)</h3>`,
+          htmlTable(
+            't-history-failures',
+            `What the failing history checks found on ${latest}: the figure on ${failures[0]!.compared_with} (before) and on ${latest} (after)`,
+            HISTORY_FAILURE_COLUMNS,
+            failures,
+          ),
+        ].join('\n');
+  return {
+    id: 'what-changed',
+    title: 'What changed',
+    intro: `The campaigns that moved most in engagement since ${since} (the top ${TOP_CHANGES}, up or down), with their EMV; then the history checks that failed: figures that fell, posts or networks that vanished, a change outside the campaign's usual band.`,
+    rows: data.changes,
+    empty: 'Only one snapshot in this segment: nothing to compare yet.',
+    spec: () => changesSpec(data.changes),
+    table: {
+      caption: `Engagement and EMV per campaign, on the previous snapshot and on ${latest}`,
+      columns: [
+        { key: 'campaign', label: 'campaign', kind: 'text' },
+        { key: 'engagement_before', label: 'engagement before', kind: 'count' },
+        { key: 'engagement', label: 'engagement', kind: 'count' },
+        { key: 'engagement_change', label: 'change', kind: 'count' },
+        { key: 'emv_before', label: 'EMV before', kind: 'amount' },
+        { key: 'emv', label: 'EMV', kind: 'amount' },
+        { key: 'emv_change', label: 'change', kind: 'amount' },
+      ],
+    },
+    extra: checks,
+  };
+}
+
 async function renderSection(section: ChartSection): Promise<string> {
   const head = `<section id="${section.id}" aria-labelledby="${section.id}-h"><h2 id="${section.id}-h">${escapeHtml(section.title)}</h2>\n<p class="note">${section.intro}</p>`;
   if (section.rows.length === 0)
@@ -89,6 +155,7 @@ function chartSections(data: ReportData): ChartSection[] {
     rows.map((r) => ({ ...r, campaign: label.get(r.campaign_id) ?? null }));
   const history = named(data.history);
   return [
+    whatChanged(data),
     {
       id: 'campaigns',
       title: 'Top campaigns over time',

@@ -15,7 +15,9 @@ export type ReportQueryName =
   | 'sales_by_currency'
   | 'documents_daily'
   | 'data_checks'
-  | 'data_check_failures';
+  | 'data_check_failures'
+  | 'campaign_changes'
+  | 'history_check_failures';
 
 const cache = new Map<ReportQueryName, string>();
 

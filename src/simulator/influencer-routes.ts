@@ -59,7 +59,7 @@ export function createInfluencerRoutes(model: SimModel, options: InfluencerRoute
           breakPosts(id!, posts, broken);
           return {
             posts: drift ? posts.map(driftPost) : posts,
-            total: model.postIndexes(id!, filter).length,
+            total: model.postIndexes(id!, filter, day).length,
           };
         })(req),
       ),

@@ -21,6 +21,7 @@ import { formatRetryAfter, type RetryAfterFormat } from './format-retry-after.js
 import { createHookService, type HookService, type HookServiceOptions } from './hooks/hook-service.js';
 import type { Inconsistency } from './inconsistency.js';
 import { createInfluencerRoutes } from './influencer-routes.js';
+import { NO_HISTORY, type SimHistory } from './model/history.js';
 import { SimModel } from './model/sim-model.js';
 import { DEFAULT_SIZE, type SimSize } from './model/sim-size.js';
 import { type LoggedRequest, RequestLog } from './request-log.js';
@@ -54,6 +55,8 @@ export interface SimulatorOptions {
   readonly inconsistent: readonly Inconsistency[];
   /** Start of the simulated clock (default: the real time). */
   readonly startTime?: Date;
+  /** How figures move over simulated days, and changes injected on chosen days (history.ts). */
+  readonly history: SimHistory;
   readonly tls: boolean;
   readonly hooks: Partial<Omit<HookServiceOptions, 'seed' | 'now'>>;
 }
@@ -107,6 +110,7 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
     retryAfterFormat: 'iso',
     drift: false,
     inconsistent: [],
+    history: NO_HISTORY,
     tls: false,
     hooks: {},
     ...rest,
@@ -114,7 +118,7 @@ export async function startSimulator(partial: SimulatorInput = {}): Promise<Runn
     faults: { ...NO_FAULTS, ...partial.faults, ...(overloadRate === undefined ? {} : { overloadRate }) },
   };
   const clock = new SimClock(options.startTime ?? new Date());
-  const model = new SimModel(options.seed, options.size);
+  const model = new SimModel(options.seed, options.size, options.history);
   const hooks = createHookService({ ...options.hooks, seed: options.seed, now: () => clock.now() });
   const routes: readonly SimRoute[] = [
     ...createInfluencerRoutes(model, { drift: options.drift, inconsistent: options.inconsistent }),

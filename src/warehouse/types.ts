@@ -69,12 +69,42 @@ export interface DataCheckInput {
   readonly runId: string;
   /** `sources`: the segment's network filter (the campaign detail may ignore it). */
   readonly segments: readonly { readonly name: string; readonly sources?: readonly string[] }[];
+  /**
+   * The data directory whose lake holds the previous snapshots the history checks compare
+   * with (sql/checks/history/); without it they do not run.
+   */
+  readonly dataDir?: string;
+  /** The history checks' tolerances (config `checks.history`); defaults: HISTORY_DEFAULTS. */
+  readonly history?: HistorySettings;
+}
+
+/** Tolerances of the history checks (sql/checks/history/), set in the config file's `checks.history`. */
+export interface HistorySettings {
+  /** campaign_engagement_not_decreasing: a fall within this share of the previous figure passes. */
+  readonly engagementTolerance: number;
+  /** campaign_emv_not_decreasing: likewise for EMV. */
+  readonly emvTolerance: number;
+  /** post_engagement_not_decreasing: likewise for a post (unlikes and removed spam happen). */
+  readonly postEngagementTolerance: number;
+  /** campaign_engagement_anomaly: the band's half-width in scaled MADs of the past daily changes. */
+  readonly anomalyWidth: number;
+  /** campaign_engagement_anomaly: the band is never narrower than this share of the previous total. */
+  readonly anomalyMinChange: number;
+  /** campaign_engagement_anomaly: campaigns with fewer posts on the previous snapshot are not compared. */
+  readonly anomalyMinPosts: number;
 }
 
 /** One check on one segment of a run. */
 export interface DataCheckResult {
   readonly segment: string;
   readonly check: string;
+  /**
+   * 'rule': within the snapshot (sql/checks/); 'history': against the previous snapshots
+   * (sql/checks/history/), which only warn. Records saved before history checks lack it: rule.
+   */
+  readonly kind?: 'rule' | 'history';
+  /** History checks: the previous snapshot compared with (YYYY-MM-DD); absent when skipped for want of one. */
+  readonly comparedWith?: string;
   /** 'skipped': nothing comparable (e.g. every figure NULL). */
   readonly status: 'passed' | 'failed' | 'skipped';
   readonly checked: number;
@@ -97,4 +127,10 @@ export interface DataCheckOutcome {
   readonly results: readonly DataCheckResult[];
   readonly drift: readonly DriftObservation[];
   readonly durationMs: number;
+  /** Of durationMs, the history checks' share (reading the previous snapshots included). */
+  readonly historyMs: number;
+  /** The lake files the history checks read (the previous snapshots' partitions they need). */
+  readonly historyFiles: readonly string[];
+  /** Set when the history checks could not run: the rule checks' results stand. */
+  readonly historyError?: string;
 }

@@ -26,7 +26,11 @@ describe('--config / CW_CONFIG: the file’s dataDir for every command', () => {
     sim = await startSim({ size: { ...SMALL, campaigns: 2 } });
     mkdirSync(cwd);
     writeFileSync(file, JSON.stringify({ baseUrl: sim.url, dataDir }));
-    const synced = await run(['sync', '--force', '--json'], { CW_API_KEY: 'sim-key', CW_CONFIG: file }, cwd);
+    const synced = await run(
+      ['sync', '--force', '--json'],
+      { CW_API_KEY: 'sim-key', CW_CONFIG: file },
+      { cwd },
+    );
     expect(synced.code, synced.stderr).toBe(0);
   }, 120_000);
   afterAll(async () => {
@@ -39,20 +43,20 @@ describe('--config / CW_CONFIG: the file’s dataDir for every command', () => {
       [['--config', file], {}],
       [[], { CW_CONFIG: file }],
     ] as const) {
-      const status = await run(['status', '--json', ...args], env, cwd);
+      const status = await run(['status', '--json', ...args], env, { cwd });
       expect(status.code, status.stderr).toBe(0);
       expect(JSON.parse(status.stdout).runs[0]).toMatchObject({ status: 'succeeded' });
       const query = await run(
         ['query', '--format', 'csv', 'select count(*) as n from campaigns', ...args],
         env,
-        cwd,
+        { cwd },
       );
       expect(query.code, query.stderr).toBe(0);
       expect(lines(query.stdout)).toEqual(['n', '2']);
-      const report = await run(['report', ...args], env, cwd);
+      const report = await run(['report', ...args], env, { cwd });
       expect(report.code, report.stderr).toBe(0);
       expect(report.stdout.trim()).toBe(join(dataDir, 'report.html'));
-      const rebuilt = await run(['catalog', 'rebuild', ...args], env, cwd);
+      const rebuilt = await run(['catalog', 'rebuild', ...args], env, { cwd });
       expect(rebuilt.code, rebuilt.stderr).toBe(0);
       expect(rebuilt.stdout).toContain(join(dataDir, 'warehouse.duckdb'));
     }
@@ -65,7 +69,7 @@ describe('--config / CW_CONFIG: the file’s dataDir for every command', () => {
       [['--data-dir', empty, '--config', file], {}],
       [['--config', file], { CW_DATA_DIR: empty }],
     ] as const) {
-      const status = await run(['status', '--json', ...args], env, cwd);
+      const status = await run(['status', '--json', ...args], env, { cwd });
       expect(status.code, status.stderr).toBe(0);
       expect(JSON.parse(status.stdout).runs).toEqual([]);
     }

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { tableRows } from '../helpers/report-html.js';
 import { lines, run } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
@@ -72,12 +73,18 @@ describe('campaign-warehouse report (built CLI)', () => {
 
   it('demo (npm start) ends by writing the report into its data dir and printing the path', async () => {
     const demoDir = tempDir('cw-report-demo-');
-    const { code, stdout, stderr } = await run(['demo', '--data-dir', demoDir]);
+    const { code, stdout, stderr } = await run(['demo', '--data-dir', demoDir], {}, { timeoutMs: 590_000 });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toContain(`wrote ${join(demoDir, 'report.html')}`);
     const page = readFileSync(join(demoDir, 'report.html'), 'utf8');
-    expect(page.match(/<figure class="chart"/g)).toHaveLength(5);
-  }, 120_000);
+    expect(page.match(/<figure class="chart"/g)).toHaveLength(6);
+    // Fourteen nights: lines over time, and the injected spike flagged in "what changed".
+    expect(new Set(tableRows(page, 't-campaigns').map((row) => row[0])).size).toBe(14);
+    expect(tableRows(page, 't-history-failures').map((row) => row[0])).toEqual([
+      'campaign_engagement_anomaly',
+    ]);
+    expect(stdout).toMatch(/history checks: against \d{4}-\d{2}-\d{2}: [12] of 14 FAILED/);
+  }, 600_000);
 
   it('without a warehouse: one line saying to sync first, nothing written', async () => {
     const empty = tempDir('cw-report-empty-');

@@ -115,8 +115,15 @@ describe('data checks', () => {
     ).toEqual([{ total_reach: served.metrics.total_reach * 3 + 17 }]);
 
     // One row per check and segment, passed or not; failed exactly where failures are.
-    const checks = await rows(dataDir, 'select * from data_checks order by check_name, segment');
+    const checks = await rows(
+      dataDir,
+      "select * from data_checks where kind = 'rule' order by check_name, segment",
+    );
     expect(checks).toHaveLength(listDataChecks().length * 2);
+    // The history checks ran too, and had nothing to compare with on a first snapshot.
+    const history = await rows(dataDir, "select distinct status from data_checks where kind = 'history'");
+    expect(history).toEqual([{ status: 'skipped' }]);
+    expect(summary.checks.history.results).toHaveLength(listDataChecks('history').length * 2);
     expect(new Set(checks.map((c) => c.run_id))).toEqual(new Set([summary.runId]));
     const failedChecks = checks
       .filter((c) => c.status === 'failed')
@@ -166,7 +173,10 @@ describe('data checks', () => {
       syncConfig(s, dataDir, { segments: [{ name: 'tagged', tags: ['100', '101'] }] }),
     );
     expect(summary.checks.failed).toEqual([]);
-    const statuses = await rows(dataDir, "select check_name, status from data_checks where segment = 'all'");
+    const statuses = await rows(
+      dataDir,
+      "select check_name, status from data_checks where segment = 'all' and kind = 'rule'",
+    );
     expect(statuses.every((c) => c.status === 'passed')).toBe(true);
     expect(await rows(dataDir, 'select * from schema_drift')).toEqual([]);
   });
@@ -199,7 +209,10 @@ describe('data checks', () => {
     expect(resumed).toMatchObject({ resumed: true, units: 5, unitsSkipped: 4 });
     expect(resumed.checks.failed).toEqual([]);
     expect(
-      await rows(dataDir, "select count(*)::int as n from data_checks where snapshot_date = '2026-11-21'"),
+      await rows(
+        dataDir,
+        "select count(*)::int as n from data_checks where snapshot_date = '2026-11-21' and kind = 'rule'",
+      ),
     ).toEqual([{ n: listDataChecks().length }]);
   });
 
@@ -228,6 +241,7 @@ describe('data checks', () => {
     closers.push(async () => state.close());
     const input = {
       stagingPath: `${dataDir}/no-such-dir/sync.duckdb`,
+      dataDir,
       snapshotDate: SNAPSHOT,
       runId: 'r1',
       segments: [{ name: 'all' }],

@@ -198,7 +198,7 @@ describe('incidents', () => {
     const r = await receiver();
     const dataDir = tempDataDir();
     const n = notifier(dataDir, configFor(r));
-    const result = (check: string, status: 'passed' | 'failed', kind?: string) => ({
+    const result = (check: string, status: 'passed' | 'failed', kind?: 'history') => ({
       segment: 'all',
       check,
       status,

@@ -92,7 +92,7 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     );
     const [[checks]] = (await sql(
       dataDir,
-      `select count(*)::int from data_checks where snapshot_date = '${latest}' and segment = 'all'`,
+      `select count(*)::int from data_checks where snapshot_date = '${latest}' and segment = 'all' and kind = 'rule'`,
     )) as [[number]];
     expect(checks).toBeGreaterThan(10);
     expect(html).toContain(
@@ -216,15 +216,17 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     const page = await reportWithViews(
       dataDir,
       `create table test_checks as select * from (values
-         (date '${snapshot}', 'all', 'r1', 'campaign_num_posts', 'failed', 5, 1),
-         (date '${snapshot}', 'all', 'r1', 'network_engagement_sum', 'passed', 20, 0),
-         (date '${REPORT_NIGHTS[0]}', 'all', 'r0', 'campaign_num_posts', 'failed', 5, 3))
-         t(snapshot_date, segment, run_id, check_name, status, checked, failing);
+         (date '${snapshot}', 'all', 'r1', 'campaign_num_posts', 'rule', 'failed', 5, 1, null::date),
+         (date '${snapshot}', 'all', 'r1', 'network_engagement_sum', 'rule', 'passed', 20, 0, null),
+         (date '${snapshot}', 'all', 'r1', 'posts_not_vanishing', 'history', 'failed', 20, 1, date '${REPORT_NIGHTS.at(-2)}'),
+         (date '${REPORT_NIGHTS[0]}', 'all', 'r0', 'campaign_num_posts', 'rule', 'failed', 5, 3, null))
+         t(snapshot_date, segment, run_id, check_name, kind, status, checked, failing, compared_with);
        create or replace view data_checks as select * from test_checks;
        create table test_failures as select * from (values
-         (date '${snapshot}', 'all', 'campaign_num_posts', '${campaign}', null, 25.0, 22.0),
-         (date '${REPORT_NIGHTS[0]}', 'all', 'campaign_num_posts', '${campaign}', null, 1.0, 2.0))
-         t(snapshot_date, segment, check_name, campaign_id, entity_id, expected, actual);
+         (date '${snapshot}', 'all', 'campaign_num_posts', 'rule', '${campaign}', null, 25.0, 22.0),
+         (date '${snapshot}', 'all', 'posts_not_vanishing', 'history', '${campaign}', 'p9', 7.0, null),
+         (date '${REPORT_NIGHTS[0]}', 'all', 'campaign_num_posts', 'rule', '${campaign}', null, 1.0, 2.0))
+         t(snapshot_date, segment, check_name, kind, campaign_id, entity_id, expected, actual);
        create or replace view data_check_failures as select * from test_failures;`,
     );
     expect(page).toMatch(
@@ -232,6 +234,10 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     );
     expect(tableRows(page, 't-checks')).toEqual([['campaign_num_posts', 'failed', '5', '1']]);
     expect(tableRows(page, 't-check-failures')).toEqual([['campaign_num_posts', campaign, '—', '25', '22']]);
+    // The history check is in "what changed", with the figure before and after.
+    expect(tableRows(page, 't-history-failures')).toEqual([
+      ['posts_not_vanishing', campaign, 'p9', '7', '—'],
+    ]);
   });
 
   it('checks views of another shape are said to be unreadable; the rest of the report stands', async () => {

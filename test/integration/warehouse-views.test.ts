@@ -178,10 +178,12 @@ describe('data check views', () => {
       snapshot_date: '2026-11-19',
       segment: 'all',
       check_name: 'campaign_posts_counted',
+      kind: 'rule',
       campaign_id: 'c1',
       entity_id: null,
       expected: 4,
       actual: 7,
+      compared_with: null,
     });
     const drift = await view(data.dir, 'schema_drift', 'snapshot_date');
     expect(drift.map((d) => [d.snapshot_date, d.name, d.first_seen])).toEqual([

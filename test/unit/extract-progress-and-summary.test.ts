@@ -66,7 +66,14 @@ describe('sync progress and summary', () => {
       rateLimitWaitMs: 100,
       throttleWaitMs: 2600,
       durationMs: 4000,
-      checks: { mode: 'warn', ran: 16, failed: [], drift: [], durationMs: 20 },
+      checks: {
+        mode: 'warn',
+        ran: 16,
+        failed: [],
+        history: { results: [], files: 0, durationMs: 0 },
+        drift: [],
+        durationMs: 20,
+      },
       warnings: [
         "segment beauty: tag id(s) 12 not in the API's tags list (the filter matches nothing for them)",
       ],

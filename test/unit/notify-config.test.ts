@@ -109,7 +109,14 @@ describe('message formats', () => {
         durationMs: 12_345,
         rowsWritten: 600,
         requests: 9,
-        checks: { mode: 'warn', ran: 16, failed: [], drift: [], durationMs: 5 },
+        checks: {
+          mode: 'warn',
+          ran: 16,
+          failed: [],
+          history: { results: [], files: 0, durationMs: 0 },
+          drift: [],
+          durationMs: 5,
+        },
       }),
     ).toBe('sync 2026-11-20 succeeded in 12.3 s: 600 rows, 9 requests; data checks: 16 ran, none failed');
   });

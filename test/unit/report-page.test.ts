@@ -36,7 +36,30 @@ const nasty: ReportData = {
     snapshot: '2026-11-21',
     checks: [{ check_name: NASTY, status: 'failed', checked: 3, failing: 1 }],
     failures: [{ check_name: NASTY, campaign_id: NASTY, entity_id: NASTY, expected: 2, actual: 3 }],
+    historyFailures: [
+      {
+        check_name: NASTY,
+        campaign_id: NASTY,
+        entity_id: NASTY,
+        before: 3,
+        after: 1,
+        compared_with: '2026-11-20',
+      },
+    ],
   },
+  changes: [
+    {
+      campaign_id: 'c1',
+      campaign: NASTY,
+      previous_snapshot: '2026-11-20',
+      engagement_before: 12,
+      engagement: 10,
+      engagement_change: -2,
+      emv_before: 1.75,
+      emv: 1.5,
+      emv_change: -0.25,
+    },
+  ],
   followed: [{ campaign_id: 'c1', campaign: NASTY, rank: 1 }],
   history: [{ snapshot_date: '2026-11-21', campaign_id: 'c1', engagement: 10, emv: 1.5 }],
   networkTotals: [{ network: NASTY, campaigns: 1, posts: 2, engagement: 10, emv: 1.5 }],
@@ -66,8 +89,10 @@ describe('report page', () => {
     );
     expect(tableRows(html, 't-networks')).toEqual([[NASTY, '1', '2', '10', '1.5']]);
     expect(tableRows(html, 't-check-failures')).toEqual([[NASTY, NASTY, NASTY, '2', '3']]);
-    // Five charts drawn, each label escaped inside its SVG.
-    expect(html.match(/<svg /g)).toHaveLength(5);
+    expect(tableRows(html, 't-history-failures')).toEqual([[NASTY, NASTY, NASTY, '3', '1']]);
+    expect(tableRows(html, 't-what-changed')).toEqual([[NASTY, '12', '10', '-2', '1.75', '1.5', '-0.25']]);
+    // Six charts drawn, each label escaped inside its SVG.
+    expect(html.match(/<svg /g)).toHaveLength(6);
   });
 
   it('the reference finder finds what it looks for, and not escaped text', () => {
@@ -88,7 +113,8 @@ describe('report page', () => {
   it('a section without rows says so and draws no chart', async () => {
     const html = await renderReportPage(empty);
     expect(html).not.toContain('<svg');
-    expect(html.match(/<p class="empty" role="note">/g)).toHaveLength(5);
+    expect(html.match(/<p class="empty" role="note">/g)).toHaveLength(6);
+    expect(html).toContain('Only one snapshot in this segment: nothing to compare yet.');
     expect(html).toContain('No streamed documents in the warehouse.');
     expect(html).toContain('<dd id="checks-summary">no data checks recorded</dd>');
     expect(html).toContain('<dd id="last-sync"><span class="warn">none recorded</span></dd>');
@@ -105,6 +131,7 @@ describe('report page', () => {
         snapshot: '2026-11-21',
         checks: [check('a', 'passed'), check('b', 'passed'), check('c', 'skipped')],
         failures: [],
+        historyFailures: [],
       },
       networkTotals: [{ network: 'tiktok', campaigns: 1, posts: 0, engagement: 0, emv: 0 }],
     };

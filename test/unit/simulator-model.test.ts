@@ -51,7 +51,7 @@ describe('SimModel', () => {
     const filter = { sources: ['instagram', 'tiktok'] };
     const all = [...m.iteratePosts('5002', filter, DAY, 7)];
     expect(all).toEqual(m.posts('5002', filter, DAY));
-    expect(all.length).toBe(m.postIndexes('5002', filter).length);
+    expect(all.length).toBe(m.postIndexes('5002', filter, DAY).length);
     expect((m.campaignDetail('5002', filter, DAY).metrics as { num_posts: number }).num_posts).toBe(
       all.length,
     );

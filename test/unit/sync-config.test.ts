@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RPS, resolveSyncConfig } from '../../src/config/sync-config.js';
 import { latestCompletedRefresh, resolveSnapshotDate } from '../../src/extract/snapshot-date.js';
+import { HISTORY_DEFAULTS } from '../../src/warehouse/history-checks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const env = { CW_API_KEY: 'k-123', CW_BASE_URL: 'https://api.example.com/' };
@@ -13,6 +14,20 @@ function configFile(content: unknown): string {
 }
 
 describe('sync configuration', () => {
+  it("takes the history checks' tolerances from checks.history, over the defaults", () => {
+    const file = configFile({ checks: { mode: 'strict', history: { postEngagementTolerance: 0.25 } } });
+    const config = resolveSyncConfig({ config: file }, env);
+    expect(config.checks).toBe('strict');
+    expect(config.historyChecks).toEqual({ ...HISTORY_DEFAULTS, postEngagementTolerance: 0.25 });
+    expect(resolveSyncConfig({ config: configFile({ checks: 'warn' }) }, env).historyChecks).toBeUndefined();
+    expect(() =>
+      resolveSyncConfig({ config: configFile({ checks: { history: { emvTolerance: 2 } } }) }, env),
+    ).toThrow(/checks\.history\.emvTolerance: /);
+    expect(() =>
+      resolveSyncConfig({ config: configFile({ checks: { history: { anomalyWidht: 3 } } }) }, env),
+    ).toThrow(/checks/);
+  });
+
   it('takes flags over environment over file over defaults', () => {
     const file = configFile({
       rps: 2,

@@ -4,7 +4,9 @@
  * are derived lazily elsewhere (post-generator.ts, figures.ts).
  */
 import { createRng, stableHex } from '../prng.js';
+import { CampaignHistory, NO_HISTORY, type SimHistory } from './history.js';
 import { NETWORKS, type Network } from './networks.js';
+import { dayNumber, mix32, postPlacement } from './post-generator.js';
 import type { SimSize } from './sim-size.js';
 
 export interface Workspace {
@@ -78,11 +80,14 @@ export class Catalog {
   readonly tags: readonly Tag[];
   readonly campaigns: readonly Campaign[];
   readonly influencerPool: readonly Influencer[];
+  /** Per campaign index, how its figures move over days; undefined: they only grow (no history). */
+  readonly histories: readonly CampaignHistory[] | undefined;
   private readonly campaignById: Map<string, Campaign>;
 
   constructor(
     readonly seed: number,
     size: SimSize,
+    history: SimHistory = NO_HISTORY,
   ) {
     this.workspaces = Array.from({ length: size.workspaces }, (_, i) => workspace(seed, i));
     this.tags = this.workspaces.flatMap((ws, w) =>
@@ -102,6 +107,20 @@ export class Catalog {
       campaign(seed, c, size, this.workspaces, poolSize),
     );
     this.campaignById = new Map(this.campaigns.map((c) => [c.id, c]));
+    const unit = (c: number, i: number, salt: number) => mix32(seed, c, i, salt) / 4294967296;
+    this.histories =
+      history.live || history.changes.length
+        ? this.campaigns.map(
+            (c) =>
+              new CampaignHistory(
+                history,
+                c,
+                unit,
+                dayNumber,
+                c.postCount ? postPlacement(this, c, 0).network : NETWORKS[0],
+              ),
+          )
+        : undefined;
   }
 
   campaign(id: string): Campaign | undefined {

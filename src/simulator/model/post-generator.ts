@@ -5,6 +5,7 @@
  * moves from day to day.
  */
 import type { Campaign, Catalog, Influencer } from './catalog.js';
+import { PUBLISHING_DAYS } from './history.js';
 import { ENGAGEMENT_STATS, type Network, STATS_BY_NETWORK } from './networks.js';
 
 export interface Post {
@@ -109,7 +110,10 @@ export function postFigures(
   const { slot, network } = postPlacement(catalog, campaign, i);
   const influencer = catalog.influencerPool[campaign.influencers[slot]!]!;
   const followers = influencer.profiles.find((p) => p.network === network)!.followers;
-  const factor = dayFactor(day, i);
+  const history = catalog.histories?.[c];
+  const dayN = typeof day === 'number' ? day : dayNumber(day);
+  const published = history ? publishedDay(catalog, campaign, i) : 0;
+  const factor = dayFactor(dayN, i) * (history ? history.scale(c, i, published, dayN) : 1);
   // Heavy tail: most posts get little engagement, a few go viral.
   const base = (followers * 0.02) / (unit(seed, c, i, 3) * 0.97 + 0.03) ** 0.6;
   const stats: Record<string, number> = {};
@@ -118,7 +122,8 @@ export function postFigures(
   for (let k = 0; k < names.length; k++) {
     const name = names[k]!;
     const share = 0.05 + unit(seed, c, i, 10 + k);
-    const value = Math.round(base * share * factor * (ENGAGEMENT_STATS.has(name) ? 1 : 6));
+    let value = Math.round(base * share * factor * (ENGAGEMENT_STATS.has(name) ? 1 : 6));
+    if (history && name === 'likes') value -= history.likesLost(c, i, value, dayN);
     stats[name] = value;
     if (ENGAGEMENT_STATS.has(name)) engagement += value;
   }
@@ -135,12 +140,23 @@ export function postFigures(
   };
 }
 
+/** When post i was published (ms since the epoch): within its campaign's first PUBLISHING_DAYS. */
+export function publishedAt(catalog: Catalog, campaign: Campaign, i: number): number {
+  return (
+    Date.parse(`${campaign.start_date}T00:00:00Z`) +
+    Math.floor(unit(catalog.seed, campaign.index, i, 5) * PUBLISHING_DAYS * 86_400_000)
+  );
+}
+
+/** The day number (see dayNumber) post i was published on. */
+export function publishedDay(catalog: Catalog, campaign: Campaign, i: number): number {
+  return Math.floor(publishedAt(catalog, campaign, i) / 86_400_000);
+}
+
 export function generatePost(catalog: Catalog, campaign: Campaign, i: number, day: string | number): Post {
   const figures = postFigures(catalog, campaign, i, day);
   const influencer = catalog.influencerPool[campaign.influencers[figures.slot]!]!;
-  const published =
-    Date.parse(`${campaign.start_date}T00:00:00Z`) +
-    Math.floor(unit(catalog.seed, campaign.index, i, 5) * 60 * 86_400_000);
+  const published = publishedAt(catalog, campaign, i);
   return {
     slot: figures.slot,
     network: figures.network,

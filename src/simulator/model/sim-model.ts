@@ -13,7 +13,8 @@ import {
   rate,
   round2,
 } from './figures.js';
-import { dayFactor, dayNumber, generatePost, mix32, postPlacement } from './post-generator.js';
+import type { SimHistory } from './history.js';
+import { dayFactor, dayNumber, generatePost, mix32, postPlacement, publishedDay } from './post-generator.js';
 import type { SimSize } from './sim-size.js';
 
 export interface ViewFilter {
@@ -37,8 +38,8 @@ export class SimModel {
   private readonly figureCache = new Map<string, CampaignFigures>();
   private readonly indexCache = new Map<string, Int32Array>();
 
-  constructor(seed: number, size: SimSize) {
-    this.catalog = new Catalog(seed, size);
+  constructor(seed: number, size: SimSize, history?: SimHistory) {
+    this.catalog = new Catalog(seed, size, history);
   }
 
   /**
@@ -58,21 +59,31 @@ export class SimModel {
     return elapsed >= flipAt ? today : yesterday;
   }
 
-  /** Post indexes of a campaign in view (all of them when unfiltered). */
-  postIndexes(campaignId: string, filter: ViewFilter = {}): ArrayLike<number> {
+  /**
+   * Post indexes of a campaign in view on `day` (all of them when unfiltered, unless the
+   * simulator has a history: then those there that day; see history.ts).
+   */
+  postIndexes(campaignId: string, filter: ViewFilter, day: string): ArrayLike<number> {
     const campaign = this.requireCampaign(campaignId);
-    const key = `${campaignId}|${filterKey(filter)}`;
+    const history = this.catalog.histories?.[campaign.index];
+    const key = `${campaignId}|${filterKey(filter)}${history ? `|${day}` : ''}`;
     const cached = recall(this.indexCache, key);
     if (cached) return cached;
     const tags = filter.tags?.length ? new Set(filter.tags) : undefined;
     const sources = filter.sources?.length ? new Set(filter.sources) : undefined;
+    const dayN = dayNumber(day);
     const out: number[] = [];
     for (let i = 0; i < campaign.postCount; i++) {
-      if (!tags && !sources) {
+      if (!tags && !sources && !history) {
         out.push(i);
         continue;
       }
       const { slot, network } = postPlacement(this.catalog, campaign, i);
+      if (
+        history &&
+        !history.visible(campaign.index, i, network, publishedDay(this.catalog, campaign, i), dayN)
+      )
+        continue;
       if (sources && !sources.has(network)) continue;
       if (tags && !this.slotHasTag(campaign.influencers[slot]!, tags)) continue;
       out.push(i);
@@ -87,7 +98,7 @@ export class SimModel {
     const cached = recall(this.figureCache, key);
     if (cached) return cached;
     const campaign = this.requireCampaign(campaignId);
-    const figures = computeFigures(this.catalog, campaign, this.postIndexes(campaignId, filter), day);
+    const figures = computeFigures(this.catalog, campaign, this.postIndexes(campaignId, filter, day), day);
     remember(this.figureCache, key, figures, FIGURE_CACHE_ENTRIES);
     return figures;
   }
@@ -116,7 +127,7 @@ export class SimModel {
     day: string,
     chunk = 1_000,
   ): Generator<Record<string, unknown>> {
-    const total = this.postIndexes(campaignId, filter).length;
+    const total = this.postIndexes(campaignId, filter, day).length;
     for (let offset = 0; offset < total; offset += chunk)
       yield* this.posts(campaignId, filter, day, offset, chunk);
   }
@@ -130,7 +141,7 @@ export class SimModel {
     limit = Infinity,
   ): Record<string, unknown>[] {
     const campaign = this.requireCampaign(campaignId);
-    const indexes = this.postIndexes(campaignId, filter);
+    const indexes = this.postIndexes(campaignId, filter, day);
     const out: Record<string, unknown>[] = [];
     const dayN = dayNumber(day);
     for (let k = offset; k < indexes.length && out.length < limit; k++) {
