@@ -7,7 +7,8 @@
 // { close: true } closes the database and ends the thread. If the database cannot be opened,
 // it posts { fatal } and exits.
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
-const Database = require('better-sqlite3');
+// The better-sqlite3 this Node can run (12 or 13): see sqlite-driver.cjs.
+const { Database } = require('../state/sqlite-driver.cjs');
 
 let sqlite;
 try {
