@@ -7,8 +7,8 @@ import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const CHILD = join('test', 'helpers', 'sqlite-gc-child.mjs');
-/** Rounds of the child: 200 statements each, two forced collections; enough to hit 12's abort on Node 24. */
-const ROUNDS = 30;
+/** Rounds of the child (20 statements, 200k rows each): 12 forced on Node 24 aborts well within them. */
+const ROUNDS = 20;
 
 describe('SQLite under garbage collection (a real child process, node --expose-gc)', () => {
   it(`survives statements, connections and a worker thread collected on Node ${process.versions.node}`, async () => {
@@ -36,7 +36,7 @@ describe('SQLite under garbage collection (a real child process, node --expose-g
     expect(report.driver).toBe(SQLITE_DRIVER);
     // Only the chosen major's binary is loaded (drizzle's import of 'better-sqlite3' loads no binary).
     if (report.natives !== null) expect(report.natives).toEqual([SQLITE_DRIVER]);
-    expect(report.prepared).toBeGreaterThanOrEqual(ROUNDS * 200);
-    expect(report.collections).toBe(ROUNDS * 2 + 1);
+    expect(report.prepared).toBeGreaterThanOrEqual(ROUNDS * 20);
+    expect(report.collections).toBe(2);
   });
 });
