@@ -4,9 +4,8 @@
 // Usage: node migrating-child.mjs <file> <migrationsFolder> <holdMs>
 
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import driver from '../../src/state/sqlite-driver.cjs';
+import { Database } from '../../dist/src/state/sqlite-database.js';
 
-const { Database } = driver;
 const [file, migrationsFolder, holdMs] = process.argv.slice(2);
 const sqlite = new Database(file);
 sqlite.pragma('busy_timeout = 5000');

@@ -11,7 +11,6 @@
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { runs } from '../../dist/src/state/schema.js';
 import { SQLITE_DRIVER } from '../../dist/src/state/sqlite-database.js';
@@ -23,7 +22,6 @@ const STATEMENTS_PER_ROUND = 20;
 const ROWS_PER_ROUND = 200_000;
 
 const [dataDir, rounds] = process.argv.slice(2);
-const driverFile = fileURLToPath(new URL('../../src/state/sqlite-driver.cjs', import.meta.url));
 let prepared = 0;
 let collections = 0;
 let held = 0;
@@ -51,7 +49,7 @@ collect();
 
 // A worker thread (the inbox's commits run on one) whose statements outlive its environment.
 const worker = new Worker(
-  `const { Database } = require(${JSON.stringify(driverFile)});
+  `const Database = require(${JSON.stringify(SQLITE_DRIVER)});
    const db = new Database(${JSON.stringify(join(dataDir, 'state.sqlite'))});
    for (let i = 0; i < ${STATEMENTS_PER_ROUND}; i += 1) db.prepare('select ? + 1').get(i);
    globalThis.kept = db.prepare('select 1');`,

@@ -2,9 +2,8 @@
 // src/warehouse/publish-lock.ts takes it) from another process.
 // Usage: node warehouse-lock-child.mjs <lockFile> <ms>   prints "locked", then holds for <ms>
 // (or until killed: the OS releases the lock with the process).
-import driver from '../../src/state/sqlite-driver.cjs';
+import { Database } from '../../dist/src/state/sqlite-database.js';
 
-const { Database } = driver;
 const [file, ms] = process.argv.slice(2);
 const db = new Database(file, { timeout: 0 });
 db.exec('begin exclusive');
