@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import type { Row } from '../normalize/rows.js';
+import type { Statement } from '../state/sqlite-database.js';
 import type { StateDb } from '../state/state-db.js';
 
 /** What a push needs of its hook: who it is and the key that signs its body. */

@@ -1,13 +1,14 @@
 // The sink's inbox commits, on a worker thread (see inbox-writer.ts). Plain CommonJS so the
 // same file runs under the built CLI and under vitest, which cannot start a TypeScript worker.
-// Protocol: workerData { file, pragmas, maxRows }; each message { seq, rows } with rows
+// Protocol: workerData { file, pragmas, maxRows, driver } (driver: the better-sqlite3 package
+// this Node can run, chosen by sqlite-database.ts); each message { seq, rows } with rows
 // [hookId, receivedAt, body, bytes, documents][]. Messages already waiting when a commit starts
 // join it (up to maxRows rows): ONE transaction, committed and fsynced, answers all of them with
 // { commits: [{ seq, ids }], durationMs }, or { seqs, error } when it could not be committed.
 // { close: true } closes the database and ends the thread. If the database cannot be opened,
 // it posts { fatal } and exits.
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
-const Database = require('better-sqlite3');
+const Database = require(workerData.driver);
 
 let sqlite;
 try {

@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3';
 import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
+import type { Statement } from '../state/sqlite-database.js';
 
 /**
  * How far the loader has come, read from the inbox itself (its watermark and the deliveries

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DURABLE_PRAGMAS } from '../state/open-sqlite.js';
+import { SQLITE_DRIVER } from '../state/sqlite-database.js';
 import { noSpaceMessage } from '../util/no-space.js';
 import { packageRoot } from '../util/package-root.js';
 
@@ -171,6 +172,8 @@ export class InboxWriter {
         file: this.#file,
         pragmas: [...DURABLE_PRAGMAS, `busy_timeout = ${this.#busyTimeoutMs}`],
         maxRows: MAX_GROUP_COMMIT,
+        // The better-sqlite3 this Node can run (see sqlite-database.ts).
+        driver: SQLITE_DRIVER,
       },
     });
     let failure: string | undefined;

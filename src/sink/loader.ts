@@ -1,8 +1,8 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ValidateFunction } from 'ajv';
-import type { Statement } from 'better-sqlite3';
 import type { Row } from '../normalize/rows.js';
 import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
+import type { Statement } from '../state/sqlite-database.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
 import type { PublishResult, StreamBatch } from '../warehouse/types.js';

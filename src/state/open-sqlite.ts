@@ -1,14 +1,14 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { packageRoot } from '../util/package-root.js';
 import { UserError } from '../util/user-error.js';
+import { Database } from './sqlite-database.js';
 
 export interface OpenedSqlite<S extends Record<string, unknown>> {
   readonly db: BetterSQLite3Database<S>;
-  readonly sqlite: Database.Database;
+  readonly sqlite: Database;
   close(): void;
 }
 
@@ -39,7 +39,7 @@ export function openSqlite<S extends Record<string, unknown>>(
 }
 
 function prepare<S extends Record<string, unknown>>(
-  sqlite: Database.Database,
+  sqlite: Database,
   schema: S,
   migrations: string,
   options: { pageSize?: number },
@@ -103,7 +103,7 @@ function migrationsFolderOf(migrations: string): string {
 }
 
 /** The journal's migrations after the last one the file records (drizzle's own rule for what to apply). */
-function pendingMigrations(sqlite: Database.Database, folder: string): string[] {
+function pendingMigrations(sqlite: Database, folder: string): string[] {
   const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as {
     entries: { tag: string; when: number }[];
   };

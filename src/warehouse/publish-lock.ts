@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
+import { Database } from '../state/sqlite-database.js';
 import { publishLockPath } from './warehouse-paths.js';
 
 /** How often a waiting publisher retries the lock: short next to a publish (~100 ms+). */

@@ -1,15 +1,15 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { Database } from '../../src/state/sqlite-database.js';
 import { tempDir } from './temp-dir.js';
 
 /**
  * A SQLite file as the first release made it: only the `0000_init` migration of sql/<set>/
  * applied, by drizzle as the tool applies them (so later migrations are what an upgrade runs).
  */
-export function firstReleaseDb(file: string, set: 'inbox' | 'state'): Database.Database {
+export function firstReleaseDb(file: string, set: 'inbox' | 'state'): Database {
   const folder = tempDir(`cw-${set}-0000-`);
   cpSync(join('sql', set), folder, { recursive: true });
   const journalPath = join(folder, 'meta', '_journal.json');

@@ -2,8 +2,9 @@
 // pending migrations of <folder> the way drizzle records them, inside a write transaction it
 // holds for <holdMs> after printing "migrating", then commits.
 // Usage: node migrating-child.mjs <file> <migrationsFolder> <holdMs>
-import Database from 'better-sqlite3';
+
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { Database } from '../../dist/src/state/sqlite-database.js';
 
 const [file, migrationsFolder, holdMs] = process.argv.slice(2);
 const sqlite = new Database(file);

@@ -2,7 +2,7 @@
 // src/warehouse/publish-lock.ts takes it) from another process.
 // Usage: node warehouse-lock-child.mjs <lockFile> <ms>   prints "locked", then holds for <ms>
 // (or until killed: the OS releases the lock with the process).
-import Database from 'better-sqlite3';
+import { Database } from '../../dist/src/state/sqlite-database.js';
 
 const [file, ms] = process.argv.slice(2);
 const db = new Database(file, { timeout: 0 });

@@ -8,11 +8,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { startSink } from '../../src/sink/start-sink.js';
+import { Database } from '../../src/state/sqlite-database.js';
 import { STATE_DB_FILE } from '../../src/state/state-db.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { run } from '../helpers/run-cli.js';

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator, SimulatorInput } from '../../src/simulator/start-simulator.js';
+import { Database } from '../../src/state/sqlite-database.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import {
   checksums,

@@ -4,12 +4,12 @@
  * published next, and published deliveries past the retention are pruned oldest first.
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statusReport } from '../../src/cli/status-report.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
+import { Database } from '../../src/state/sqlite-database.js';
 import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
 import { firstReleaseDb } from '../helpers/first-release-db.js';
 import { deliveryBody, insertHook, sampleDocument } from '../helpers/sink-fixtures.js';

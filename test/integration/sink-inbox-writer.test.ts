@@ -1,10 +1,10 @@
 /** The inbox writer's worker thread: failures reject exactly their own batch, with the real reason. */
 import { join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type InboxDelivery, InboxWriter, MAX_GROUP_COMMIT } from '../../src/sink/inbox-writer.js';
 import { INBOX_DB_FILE, INBOX_PAGE_SIZE, openInboxDb } from '../../src/state/inbox-db.js';
+import { Database } from '../../src/state/sqlite-database.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const delivery = (hookId: string): InboxDelivery => ({
@@ -38,7 +38,7 @@ describe('InboxWriter', () => {
   });
 
   /** A new inbox whose write lock another connection holds until `other.exec('commit')`. */
-  function lockedInbox(): { file: string; other: Database.Database } {
+  function lockedInbox(): { file: string; other: Database } {
     const dir = tempDir('cw-inbox-writer-');
     openInboxDb(dir).close();
     const other = new Database(join(dir, INBOX_DB_FILE));

@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { Database, type Statement } from '../../state/sqlite-database.js';
 import type { LakeTransaction } from './lake-transaction.js';
 import { linkedFiles } from './link-target.js';
 
@@ -25,12 +25,12 @@ export interface PendingPart {
  * of a pending part that is live in the lake and drops those of one that is not.
  */
 export class StreamKeys {
-  readonly #db: Database.Database;
+  readonly #db: Database;
   readonly #lake: string;
-  readonly #hasDocument: Database.Statement<[string, string]>;
-  readonly #hasDelivery: Database.Statement<[number]>;
+  readonly #hasDocument: Statement<[string, string]>;
+  readonly #hasDelivery: Statement<[number]>;
 
-  private constructor(db: Database.Database, lake: string) {
+  private constructor(db: Database, lake: string) {
     this.#db = db;
     this.#lake = lake;
     db.exec(`
