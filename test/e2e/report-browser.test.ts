@@ -79,6 +79,7 @@ describe.skipIf(!present)(
           }),
         );
         expect(charts.map((c) => c.section)).toEqual([
+          'what-changed',
           'campaigns',
           'networks',
           'influencers',

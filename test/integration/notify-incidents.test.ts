@@ -189,9 +189,17 @@ describe('incidents', () => {
     reportSyncOutcome(n, dataDir, { ok: true, snapshotDate: fixed.snapshotDate, line: 'ok' });
     reportSyncOutcome(n, dataDir, { ok: true, snapshotDate: fixed.snapshotDate, line: 'ok' });
     await n.settled();
+    // The broken day counted two posts too many for 5001, so the next day's history checks see
+    // its posts fall: history_checks_failed is raised as the rule checks' incident ends.
     expect(jsonOf(r).slice(3)).toEqual([
       expect.objectContaining({ event: 'data_checks_failed', resolved: true }),
+      expect.objectContaining({ event: 'history_checks_failed', resolved: false }),
     ]);
+    expect(jsonOf(r)[4]!.details.checks).toContainEqual({
+      check: 'campaign_posts_not_decreasing',
+      segment: 'all',
+      campaigns: 1,
+    });
   });
 
   it('history_checks_failed apart from data_checks_failed, for check results of kind history', async () => {
