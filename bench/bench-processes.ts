@@ -130,7 +130,13 @@ export function report(title: string, figures: Record<string, number | string | 
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
-export function flag(args: readonly string[], name: string, fallback: number): number {
+/** `--name <value>`'s text, or undefined when absent. */
+export function flagValue(args: readonly string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+export function flag(args: readonly string[], name: string, fallback: number): number {
+  const value = flagValue(args, name);
+  return value !== undefined ? Number(value) : fallback;
 }

@@ -30,7 +30,7 @@ import { Worker } from 'node:worker_threads';
 import { Agent, fetch } from 'undici';
 import { openInboxDb } from '../src/state/inbox-db.js';
 import { queryReadOnly } from '../src/warehouse/query-read-only.js';
-import { flag } from './bench-processes.js';
+import { flag, flagValue } from './bench-processes.js';
 import type { AttackPlan, AttackResult } from './hostile-attacker.js';
 import {
   type BenchHook,
@@ -71,12 +71,6 @@ interface Genuine {
   status: number;
   ms: number;
   deliveryId?: number;
-}
-
-/** A flag's text value (flag() reads numbers). */
-function flagValue(args: string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -263,12 +257,12 @@ function genuineFigures(phase: Phase) {
 }
 
 export async function runHostileBench(args: string[]): Promise<Record<string, number | boolean>> {
-  const phases = flagValue(args, '--phase') ?? 'ab';
+  const phases = flagValue(args, 'phase') ?? 'ab';
   const seconds = flag(args, 'seconds', DEFAULT_SECONDS);
   const bodies = flag(args, 'bodies', DEFAULT_BODIES);
   const bodyMib = flag(args, 'body-mib', DEFAULT_BODY_MIB);
   const trickleCount = flag(args, 'trickle', DEFAULT_TRICKLE);
-  const cli = flagValue(args, '--cli');
+  const cli = flagValue(args, 'cli');
   const figures: Record<string, number | boolean> = {};
   let met = true;
   const dataDir = mkdtempSync(join(tmpdir(), 'cw-bench-hostile-'));

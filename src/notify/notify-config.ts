@@ -4,7 +4,7 @@
  * carry tokens: an error names the setting and at most the URL's host, never the URL.
  */
 import { z } from 'zod';
-import { validateBaseUrl } from '../api/validate-base-url.js';
+import { validateHttpsUrl } from '../api/validate-base-url.js';
 import { UserError } from '../util/user-error.js';
 import { hostOf } from './host-of.js';
 
@@ -94,8 +94,8 @@ function checkUrl(source: string, value: string): void {
 }
 
 /**
- * Why a webhook or heartbeat URL is refused (as the API's base URL: https://, http:// only
- * for loopback), naming its host at most; undefined when it is fine.
+ * Why a webhook or heartbeat URL is refused (the rule of every URL the tool sends to:
+ * https://, http:// only for loopback), naming its host at most; undefined when it is fine.
  */
 export function urlProblem(value: string): string | undefined {
   let url: URL;
@@ -105,7 +105,7 @@ export function urlProblem(value: string): string | undefined {
     return 'not a URL';
   }
   try {
-    validateBaseUrl(url.href);
+    validateHttpsUrl(url.href, 'URL');
     return undefined;
   } catch {
     return `${url.protocol}//${hostOf(value)}/… must use https:// (plain http:// only for loopback hosts)`;
