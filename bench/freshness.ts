@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Table from 'cli-table3';
-import { queryReadOnly } from '../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../src/warehouse/read/query-read-only.js';
 import { publishedPath } from '../src/warehouse/warehouse-paths.js';
 import {
   type BenchHook,

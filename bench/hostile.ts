@@ -29,7 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { Agent, fetch } from 'undici';
 import { openInboxDb } from '../src/state/inbox-db.js';
-import { queryReadOnly } from '../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../src/warehouse/read/query-read-only.js';
 import { flag, flagValue } from './bench-processes.js';
 import type { AttackPlan, AttackResult } from './hostile-attacker.js';
 import {

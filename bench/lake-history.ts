@@ -1,8 +1,7 @@
 /** Helpers of the history benchmark and the lake tests: a long history written directly, bytes written. */
 import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { LAKE_DIR_NAME, partitionName, versionsPath } from '../src/warehouse/lake/lake-layout.js';
-import { linkTarget } from '../src/warehouse/lake/link-target.js';
+import { LAKE_DIR_NAME, linkTarget, partitionName, versionsPath } from '../src/warehouse/lake/index.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
 
 /**

@@ -17,7 +17,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_DAYS, DEFAULT_SEGMENT } from '../src/report/report-options.js';
 import { writeReport } from '../src/report/write-report.js';
-import { queryReadOnly } from '../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../src/warehouse/read/query-read-only.js';
 import { flag, report, runCli, tempDir } from './bench-processes.js';
 import { fileBytes } from './lake-history.js';
 import { writeHistory } from './report-history.js';

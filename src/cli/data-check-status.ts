@@ -6,8 +6,7 @@
 import { describeHistory, describeOutcome, splitByKind } from '../extract/check-before-publish.js';
 import { type DataCheckRecord, loadDataCheckRecord } from '../state/data-check-record.js';
 import type { StateDb } from '../state/state-db.js';
-import type { ReadQuery } from '../warehouse/query-read-only.js';
-import type { DataCheckResult, DriftObservation } from '../warehouse/types.js';
+import type { DataCheckResult, DriftObservation, ReadQuery } from '../warehouse/index.js';
 
 /** The latest run's record, its rule checks reduced to how many ran and those that failed. */
 export type DataCheckStatus = Omit<DataCheckRecord, 'results'> & {

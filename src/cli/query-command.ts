@@ -22,8 +22,8 @@ export function registerQuery(program: Command): void {
       if (!format)
         throw new UserError(`--format must be one of ${FORMATS.join(', ')}, not "${options.format}"`);
       const dataDir = await readableDataDir(options);
-      const { queryUserSql } = await import('../warehouse/query-user-sql.js');
-      const { formatResult } = await import('../warehouse/format-result.js');
+      const { queryUserSql } = await import('../warehouse/index.js');
+      const { formatResult } = await import('../warehouse/index.js');
       let result: Awaited<ReturnType<typeof queryUserSql>>;
       try {
         result = await queryUserSql(dataDir, sql);

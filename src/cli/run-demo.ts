@@ -25,8 +25,7 @@ import { startSimulator } from '../simulator/start-simulator.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';
-import { formatResult } from '../warehouse/format-result.js';
-import { queryReadOnly } from '../warehouse/query-read-only.js';
+import { formatResult, queryReadOnly } from '../warehouse/index.js';
 
 const SIM_KEY = 'sim-key';
 /** Nights the demo syncs: enough history for the anomaly band (7 daily changes) and lines in the charts. */

@@ -5,9 +5,8 @@
  * (see read-status-files.ts).
  */
 import { existsSync } from 'node:fs';
-import { catalogIsCurrent } from '../warehouse/lake/ensure-lake.js';
-import { withReadOnly } from '../warehouse/query-read-only.js';
-import { publishedPath } from '../warehouse/warehouse-paths.js';
+import { publishedPath, withReadOnly } from '../warehouse/index.js';
+import { catalogIsCurrent } from '../warehouse/lake/index.js';
 import {
   type DataCheckStatus,
   formatDataCheckStatus,

@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { validateBaseUrl } from '../api/validate-base-url.js';
 import { type NotifyConfig, resolveNotifyConfig } from '../notify/notify-config.js';
 import { UserError } from '../util/user-error.js';
-import { HISTORY_DEFAULTS } from '../warehouse/history-checks.js';
-import type { HistorySettings } from '../warehouse/types.js';
+import { HISTORY_DEFAULTS } from '../warehouse/checks/history-defaults.js';
+import type { HistorySettings } from '../warehouse/index.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 import { resolveDataDir } from './data-dir.js';
 

@@ -8,13 +8,13 @@ import { type DataCheckRecord, saveDataCheckRecord } from '../state/data-check-r
 import type { StateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
-import { runDataChecks } from '../warehouse/index.js';
 import type {
   DataCheckOutcome,
   DataCheckResult,
   DriftObservation,
   HistorySettings,
-} from '../warehouse/types.js';
+} from '../warehouse/index.js';
+import { runDataChecks } from '../warehouse/index.js';
 import type { RunRegistry } from './run-registry.js';
 
 /**

@@ -8,7 +8,7 @@ import { and, eq, sum } from 'drizzle-orm';
 import { loadDataCheckRecord } from '../state/data-check-record.js';
 import { runs } from '../state/schema.js';
 import { firstLine } from '../util/first-line.js';
-import type { DataCheckResult } from '../warehouse/types.js';
+import type { DataCheckResult } from '../warehouse/index.js';
 import { dataBehindSeconds } from './data-behind.js';
 import { DISK_LOW_BYTES, DISK_LOW_RATIO, diskSpace, isDiskLow } from './disk-space.js';
 import type { Notifier } from './notifier.js';

@@ -6,7 +6,7 @@
 import type { Value } from '../normalize/rows.js';
 import { firstLine } from '../util/first-line.js';
 import { UserError } from '../util/user-error.js';
-import { type ReadQuery, withReadOnly } from '../warehouse/query-read-only.js';
+import { type ReadQuery, withReadOnly } from '../warehouse/index.js';
 import {
   MAX_CHECK_FAILURES,
   type ReportOptions,

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { firstLine } from '../util/first-line.js';
 import { UserError } from '../util/user-error.js';
-import { requirePublished } from '../warehouse/query-read-only.js';
+import { requirePublished } from '../warehouse/index.js';
 import { loadReportData } from './load-report-data.js';
 import type { ReportOptions } from './report-options.js';
 import { renderReportPage } from './report-page.js';

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import type { Row } from '../normalize/rows.js';
-import type { StreamBatch } from '../warehouse/types.js';
+import type { StreamBatch } from '../warehouse/index.js';
 import { toDocumentRow } from './document-row.js';
 
 /** A delivery as read back from the inbox. */

@@ -5,7 +5,7 @@ import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
 import type { Statement } from '../state/sqlite-database.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
-import type { PublishResult, StreamBatch } from '../warehouse/types.js';
+import type { PublishResult, StreamBatch } from '../warehouse/index.js';
 import { type BatchLookups, buildStreamBatch, type StoredDelivery } from './build-stream-batch.js';
 import type { HookRegistry } from './hook-registry.js';
 import { InboxProgress } from './inbox-progress.js';

@@ -1,5 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { DataCheckResult } from '../warehouse/types.js';
+import type { DataCheckResult } from '../warehouse/index.js';
 
 /** Every way a request to a hook path can end; the label of sink_deliveries_total. */
 export const DELIVERY_OUTCOMES = [

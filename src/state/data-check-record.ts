@@ -4,7 +4,7 @@
  * for a run that published and for one that `--strict` stopped before its publish.
  */
 import { eq } from 'drizzle-orm';
-import type { DataCheckResult } from '../warehouse/types.js';
+import type { DataCheckResult } from '../warehouse/index.js';
 import { meta } from './schema.js';
 import type { StateDb } from './state-db.js';
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { packageRoot } from '../util/package-root.js';
+import { FACT_TABLES, type FactTable, TABLES, type TableSpec } from './table-registry.js';
 import { sqlIdentifier } from './warehouse-paths.js';
 
 /** An analyst view: sql/warehouse/views/<name>.sql holds its select (dbt style). */
@@ -10,7 +11,8 @@ export interface ViewDefinition {
   readonly sql: string;
 }
 
-export function listViews(dir = join(packageRoot(), 'sql', 'warehouse', 'views')): ViewDefinition[] {
+/** The SQL files of a folder, by name (a view's or a check's name is its file's). */
+export function readSqlFiles(dir: string): ViewDefinition[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.sql'))
     .sort()
@@ -18,7 +20,34 @@ export function listViews(dir = join(packageRoot(), 'sql', 'warehouse', 'views')
 }
 
 /**
- * Creates the views of sql/warehouse/views in name order. In an existing file, first drops
+ * The analyst views, in name order: the files of sql/warehouse/views, and `latest_<fact>` for
+ * each fact table the registry gives one (latestView), generated: they differ only in the name.
+ */
+export function listViews(): ViewDefinition[] {
+  const files = readSqlFiles(join(packageRoot(), 'sql', 'warehouse', 'views'));
+  const latest = FACT_TABLES.filter((table) => TABLES[table].latestView === true).map(latestView);
+  return [...files, ...latest].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** latest_<table>: the rows of the table's latest snapshot (lake_latest, kept by each publish). */
+function latestView(table: FactTable): ViewDefinition {
+  const scope = (TABLES[table] as TableSpec).segmented
+    ? 'of each segment (a segment not synced lately keeps showing its last complete day)'
+    : '(this table is fetched from the unfiltered view only, so it has no segment)';
+  return {
+    name: `latest_${table}`,
+    sql: `-- latest_${table}: rows of ${table} at the latest snapshot_date ${scope}.
+-- Columns, as in ${table} (sql/warehouse/migrations/). Reach figures are passed through at the
+-- level they were fetched, never summed. Generated from src/warehouse/table-registry.ts.
+-- lake_latest.${table} holds only the latest snapshot of each segment (kept up to date by each
+-- publish), so this reads one day's files rather than the whole history.
+select * from lake_latest.${sqlIdentifier(table)}
+`,
+  };
+}
+
+/**
+ * Creates the analyst views (listViews) in name order. In an existing file, first drops
  * every view of the main schema (`dropExisting`), so a renamed or removed view does not linger.
  */
 export async function createViews(

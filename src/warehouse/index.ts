@@ -1,22 +1,58 @@
-/** The warehouse module: the one place that opens DuckDB (see types.ts for the contract). */
-export { applyMigrations, listMigrations } from './apply-migrations.js';
-export { createViews, listViews } from './create-views.js';
-export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
-export { openStaging } from './open-staging.js';
+/**
+ * The warehouse module, the one place that opens DuckDB (see types.ts for the contract): code
+ * outside src/warehouse/ imports it from here. Two light modules are imported directly, so that
+ * commands that never touch the warehouse do not load DuckDB: duckdb-allocator.ts (imported
+ * first by the CLI and the benchmarks, before anything loads DuckDB) and
+ * checks/history-defaults.ts (read while a command's config is resolved).
+ *
+ * Inside: table-registry.ts declares every table once; staging/ is a sync's private file;
+ * lake/ (its own entry, lake/index.ts) is the Parquet lake and its catalog, written by
+ * publish-sync.ts (the extractor), publish-stream.ts (the sink) and publish-run-record.ts;
+ * read/ is every reader's way in; checks/ runs the data checks on a staging file.
+ */
+export { applyMigrations, listMigrations, type Migration } from './apply-migrations.js';
+export { HISTORY_DEFAULTS } from './checks/history-defaults.js';
+export { listDataChecks, runDataChecks } from './checks/run-data-checks.js';
+export { createViews, listViews, type ViewDefinition } from './create-views.js';
+export {
+  type CatalogChange,
+  catalogIsCurrent,
+  type MaintenanceResult,
+  maintainLake,
+  refreshCatalog,
+} from './lake/index.js';
+export {
+  type OpenDatabase,
+  openDatabase,
+  openWriter,
+  PUBLISH_SETTINGS,
+  STAGING_SETTINGS,
+} from './open-database.js';
 export { publishRunRecord } from './publish-run-record.js';
 export { publishStream } from './publish-stream.js';
 export { publishSync } from './publish-sync.js';
-export { type QueryResult, queryReadOnly, type ReadQuery, withReadOnly } from './query-read-only.js';
-export { listDataChecks, runDataChecks } from './run-data-checks.js';
+export { formatResult, QUERY_FORMATS, type QueryFormat } from './read/format-result.js';
+export {
+  type QueryResult,
+  queryReadOnly,
+  type ReadQuery,
+  requirePublished,
+  toPlain,
+  withReadOnly,
+} from './read/query-read-only.js';
+export { queryUserSql } from './read/query-user-sql.js';
+export { openStaging } from './staging/open-staging.js';
+export * from './table-registry.js';
 export type {
   DataCheckInput,
   DataCheckOutcome,
   DataCheckResult,
   DriftObservation,
+  HistorySettings,
   PublishResult,
   PublishSyncInput,
   StagingWriter,
   StreamBatch,
   SyncRunRecord,
 } from './types.js';
-export { publishedPath, stagingPath } from './warehouse-paths.js';
+export { publishedPath, publishLockPath, sqlIdentifier, sqlString, stagingPath } from './warehouse-paths.js';

@@ -7,7 +7,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listDataChecks } from '../../src/warehouse/run-data-checks.js';
+import { listDataChecks } from '../../src/warehouse/checks/run-data-checks.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { tempDataDir } from '../helpers/sync-harness.js';
 

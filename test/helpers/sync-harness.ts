@@ -7,7 +7,7 @@ import {
   type SimulatorInput,
   startSimulator,
 } from '../../src/simulator/start-simulator.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { tempDir } from './temp-dir.js';
 
 /** 22:30 UTC: after the refresh window, so the snapshot date is that day. */

@@ -1,5 +1,5 @@
-import { openStaging } from '../../src/warehouse/open-staging.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
+import { openStaging } from '../../src/warehouse/staging/open-staging.js';
 import type { PublishResult } from '../../src/warehouse/types.js';
 import { sampleRun, sampleUnitRows } from './warehouse-rows.js';
 

@@ -13,7 +13,7 @@ import type { Inconsistency } from '../../src/simulator/inconsistency.js';
 import type { RunningSimulator, ViewFilter } from '../../src/simulator/start-simulator.js';
 import { startSink } from '../../src/sink/start-sink.js';
 import { openStateDb } from '../../src/state/state-db.js';
-import { listDataChecks } from '../../src/warehouse/run-data-checks.js';
+import { listDataChecks } from '../../src/warehouse/checks/run-data-checks.js';
 import {
   checksums,
   quietLogger,

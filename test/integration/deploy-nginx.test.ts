@@ -17,7 +17,7 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookPath } from '../../src/sink/hook-path.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { freePort } from '../helpers/free-port.js';
 import { type SinkChild, spawnSinkCli } from '../helpers/sink-child.js';

@@ -14,7 +14,7 @@ import { runSyncInChild } from '../../src/service/run-sync-in-child.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { startSimulator } from '../../src/simulator/start-simulator.js';
 import { Database } from '../../src/state/sqlite-database.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookPath } from '../../src/sink/hook-path.js';
 import { STATE_DB_FILE } from '../../src/state/state-db.js';
 import { BUILT_CLI } from '../../src/util/built-cli.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { firstReleaseDb } from '../helpers/first-release-db.js';
 import { spawnSinkCli } from '../helpers/sink-child.js';

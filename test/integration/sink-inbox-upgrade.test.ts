@@ -10,7 +10,7 @@ import { statusReport } from '../../src/cli/status-report.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { Database } from '../../src/state/sqlite-database.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { firstReleaseDb } from '../helpers/first-release-db.js';
 import { deliveryBody, insertHook, sampleDocument } from '../helpers/sink-fixtures.js';
 import { removableTempDir } from '../helpers/temp-dir.js';

@@ -11,7 +11,7 @@ import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { publishedPath, publishLockPath } from '../../src/warehouse/warehouse-paths.js';
 import { deliveryBody, insertHook, postDelivery, sampleDocument } from '../helpers/sink-fixtures.js';
 import { removableTempDir } from '../helpers/temp-dir.js';

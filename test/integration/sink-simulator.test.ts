@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHookService, type HookService } from '../../src/simulator/hooks/hook-service.js';
 import { hookPath, newPathToken } from '../../src/sink/hook-path.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { callRoute, sleep } from '../helpers/sim-hooks-server.js';
 import { insertHook } from '../helpers/sink-fixtures.js';
 import { removableTempDir } from '../helpers/temp-dir.js';

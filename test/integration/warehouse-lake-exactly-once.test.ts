@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lakePath } from '../../src/warehouse/lake/lake-layout.js';
-import { linkedFiles } from '../../src/warehouse/lake/link-target.js';
-import { StreamKeys } from '../../src/warehouse/lake/stream-keys.js';
+import { lakePath, linkedFiles, StreamKeys } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';

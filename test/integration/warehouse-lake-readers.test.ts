@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Row } from '../../src/normalize/rows.js';
-import { maintainLake } from '../../src/warehouse/maintain-lake.js';
+import { maintainLake } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
 import { publishedPath } from '../../src/warehouse/warehouse-paths.js';

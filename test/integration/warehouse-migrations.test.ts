@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, listMigrations } from '../../src/warehouse/apply-migrations.js';
 import { openDatabase } from '../../src/warehouse/open-database.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun } from '../helpers/warehouse-rows.js';

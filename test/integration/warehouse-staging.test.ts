@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/warehouse/open-database.js';
-import { openStaging } from '../../src/warehouse/open-staging.js';
-import { toPlain } from '../../src/warehouse/query-read-only.js';
-import { APPENDER_FLUSH_ROWS } from '../../src/warehouse/table-appender.js';
+import { toPlain } from '../../src/warehouse/read/query-read-only.js';
+import { openStaging } from '../../src/warehouse/staging/open-staging.js';
+import { APPENDER_FLUSH_ROWS } from '../../src/warehouse/staging/table-appender.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 
 async function readAll(path: string, sql: string): Promise<unknown[][]> {

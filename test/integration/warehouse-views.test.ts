@@ -3,7 +3,7 @@ import { applyMigrations } from '../../src/warehouse/apply-migrations.js';
 import { listViews } from '../../src/warehouse/create-views.js';
 import { openDatabase } from '../../src/warehouse/open-database.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
-import { queryReadOnly } from '../../src/warehouse/query-read-only.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveSyncConfig } from '../../src/config/sync-config.js';
 import { parseInconsistencies } from '../../src/simulator/inconsistency.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { listDataChecks } from '../../src/warehouse/run-data-checks.js';
+import { listDataChecks } from '../../src/warehouse/checks/run-data-checks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** The SQL without its `--` comments (which name the rules on reach they respect). */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RPS, resolveSyncConfig } from '../../src/config/sync-config.js';
 import { latestCompletedRefresh, resolveSnapshotDate } from '../../src/extract/snapshot-date.js';
-import { HISTORY_DEFAULTS } from '../../src/warehouse/history-checks.js';
+import { HISTORY_DEFAULTS } from '../../src/warehouse/index.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const env = { CW_API_KEY: 'k-123', CW_BASE_URL: 'https://api.example.com/' };

@@ -2,10 +2,10 @@ import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync } from
 import { basename, dirname, join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../warehouse-paths.js';
-import { fsyncPath } from './fsync-path.js';
-import { newVersionId, versionsPath } from './lake-layout.js';
-import type { LakeTable } from './lake-tables.js';
-import { type LinkedVersion, linkedVersion, linkTarget } from './link-target.js';
+import { fsyncPath } from './core/fsync-path.js';
+import { newVersionId, versionsPath } from './core/lake-layout.js';
+import type { LakeTable } from './core/lake-tables.js';
+import { type LinkedVersion, linkedVersion, linkTarget } from './core/link-target.js';
 
 /** A version directory being written: its files are moved in by COPY or hard-linked. */
 export interface NewVersion {

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { VERSIONS_DIR_NAME } from './lake-layout.js';
-import { linkTarget } from './link-target.js';
+import { VERSIONS_DIR_NAME } from './core/lake-layout.js';
+import { linkTarget } from './core/link-target.js';
 
 /**
  * How long a version directory is kept after it stopped being live (its link was swapped

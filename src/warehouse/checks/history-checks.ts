@@ -1,0 +1,162 @@
+/**
+ * The history checks' inputs (sql/checks/history/): the previous snapshots of each segment
+ * of a run, read from the lake's files of the partitions they need (never the whole
+ * history) into temp tables of the staging connection, and the tolerances as macros.
+ */
+import { readdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { ANCHOR_PARTITION, isDay, lakePath, segmentOfFile } from '../lake/index.js';
+import type { HistorySettings } from '../types.js';
+import { sqlString } from '../warehouse-paths.js';
+
+/**
+ * Previous snapshots read for the anomaly band: 15, so up to 14 daily changes (the anomaly
+ * check's "last 14 daily changes"); the other checks read only the latest of them.
+ */
+export const HISTORY_SNAPSHOTS = 15;
+
+/** What the runner prepared: per segment, the previous snapshot, and every file read. */
+export interface PreparedHistory {
+  readonly previous: ReadonlyMap<string, string>;
+  readonly files: readonly string[];
+}
+
+const TABLES = {
+  history_campaigns: {
+    lake: 'campaign_metrics',
+    columns: 'campaign_id varchar, num_posts bigint, total_engagement bigint, total_emv double',
+    select: 'campaign_id, num_posts, total_engagement, total_emv',
+  },
+  history_networks: {
+    lake: 'campaign_network_metrics',
+    columns: 'campaign_id varchar, network varchar, num_posts bigint, engagement bigint',
+    select: 'campaign_id, network, num_posts, engagement',
+  },
+  history_posts: {
+    lake: 'post_metrics',
+    columns: 'campaign_id varchar, post_id varchar, engagement bigint',
+    select: 'campaign_id, post_id, engagement',
+  },
+} as const;
+
+/**
+ * Creates history_previous, history_campaigns, history_networks and history_posts (see
+ * sql/checks/history/_prepare.sql) and the tolerance macros on `c`, from the lake of
+ * `dataDir`: for each segment, campaign_metrics of its last HISTORY_SNAPSHOTS snapshots
+ * before `snapshotDate`, and the networks and posts of the latest of them. Files are read
+ * by their resolved path in the immutable version store, so a publish swapping a link
+ * meanwhile changes nothing (a replaced version stays for the retention period).
+ */
+export async function prepareHistory(
+  c: DuckDBConnection,
+  dataDir: string,
+  snapshotDate: string,
+  segments: readonly string[],
+  settings: HistorySettings,
+): Promise<PreparedHistory> {
+  const lake = lakePath(dataDir);
+  const macros: [string, number][] = [
+    ['engagement_tolerance', settings.engagementTolerance],
+    ['emv_tolerance', settings.emvTolerance],
+    ['post_engagement_tolerance', settings.postEngagementTolerance],
+    ['anomaly_width', settings.anomalyWidth],
+    ['anomaly_min_change', settings.anomalyMinChange],
+    ['anomaly_min_posts', settings.anomalyMinPosts],
+  ];
+  for (const [name, value] of macros)
+    await c.run(`create or replace temp macro ${name}() as ${Number(value)}::double`);
+  await c.run('create or replace temp table history_previous (segment varchar, snapshot_date date)');
+  await c.run(
+    `create or replace temp table history_campaigns (segment varchar, snapshot_date date, ${TABLES.history_campaigns.columns})`,
+  );
+
+  const previous = new Map<string, string>();
+  const files: string[] = [];
+  // The previous snapshot's networks and posts stay in their files (views): the checks'
+  // joins stream them and spill past the staging's small memory limit, a million posts too.
+  const latestFiles = { history_networks: [] as string[], history_posts: [] as string[] };
+  const campaignDates = segmentDates(lake, 'campaign_metrics', snapshotDate, segments);
+  for (const segment of segments) {
+    const dates = campaignDates.get(segment) ?? [];
+    const latest = dates[0];
+    if (!latest) continue;
+    previous.set(segment, latest.date);
+    await c.run(
+      `insert into history_previous values (${sqlString(segment)}, ${sqlString(latest.date)}::date)`,
+    );
+    for (const { date, file } of dates) {
+      files.push(file);
+      await c.run(
+        `insert into history_campaigns select ${sqlString(segment)}, ${sqlString(date)}::date, ${TABLES.history_campaigns.select}
+           from read_parquet(${sqlString(file)})`,
+      );
+    }
+    for (const name of ['history_networks', 'history_posts'] as const) {
+      const table = TABLES[name];
+      const file = segmentFile(lake, table.lake, latest.date, segment);
+      if (!file) continue; // the segment had no rows in that table that day
+      files.push(file);
+      latestFiles[name].push(
+        `select ${sqlString(segment)} as segment, ${table.select} from read_parquet(${sqlString(file)})`,
+      );
+    }
+  }
+  for (const name of ['history_networks', 'history_posts'] as const) {
+    const empty = `select null::varchar as segment, ${TABLES[name].columns.replace(/(\w+) (\w+)/g, 'null::$2 as $1')} where false`;
+    await c.run(
+      `create or replace temp view ${name} as ${[...latestFiles[name], empty].join('\nunion all ')}`,
+    );
+  }
+  return { previous, files };
+}
+
+/**
+ * Per segment, its last HISTORY_SNAPSHOTS snapshots of a fact table before `before`, latest
+ * first, each with the segment's file (resolved): directory listings, no file opened, and
+ * only as far back as needed.
+ */
+function segmentDates(
+  lake: string,
+  table: string,
+  before: string,
+  segments: readonly string[],
+): Map<string, { date: string; file: string }[]> {
+  const out = new Map<string, { date: string; file: string }[]>(segments.map((s) => [s, []]));
+  for (const date of partitionDates(lake, table).filter((d) => d < before)) {
+    if (segments.every((s) => out.get(s)!.length >= HISTORY_SNAPSHOTS)) break;
+    const dir = realpathSync(join(lake, table, `snapshot_date=${date}`));
+    for (const name of readdirSync(dir)) {
+      const list = out.get(segmentOfFile(name) ?? '');
+      if (list && list.length < HISTORY_SNAPSHOTS) list.push({ date, file: join(dir, name) });
+    }
+  }
+  return out;
+}
+
+/** The table's snapshot dates, latest first (the schema anchor left out); none without a lake. */
+function partitionDates(lake: string, table: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(lake, table));
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => /^snapshot_date=(.*)$/.exec(name)?.[1])
+    .filter((date): date is string => date !== undefined && isDay(date) && date !== ANCHOR_PARTITION)
+    .sort()
+    .reverse();
+}
+
+/** The segment's file of a table's partition (resolved), if there is one. */
+function segmentFile(lake: string, table: string, date: string, segment: string): string | undefined {
+  let dir: string;
+  try {
+    dir = realpathSync(join(lake, table, `snapshot_date=${date}`));
+  } catch {
+    return undefined;
+  }
+  const name = readdirSync(dir).find((n) => segmentOfFile(n) === segment);
+  return name ? join(dir, name) : undefined;
+}

@@ -1,0 +1,220 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { firstLine } from '../../util/first-line.js';
+import { packageRoot } from '../../util/package-root.js';
+import { readSqlFiles } from '../create-views.js';
+import { openWriter, STAGING_SETTINGS } from '../open-database.js';
+import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from '../types.js';
+import { prepareHistory } from './history-checks.js';
+import { HISTORY_DEFAULTS } from './history-defaults.js';
+
+/**
+ * A data check: sql/checks/<name>.sql (a rule check, see _prepare.sql there) or
+ * sql/checks/history/<name>.sql (a history check, see _prepare.sql there) selects one row
+ * per comparison: segment, campaign_id, entity_id, expected, actual, ok.
+ */
+export interface DataCheckDefinition {
+  readonly name: string;
+  readonly sql: string;
+}
+
+const CHECKS_DIR = join(packageRoot(), 'sql', 'checks');
+const HISTORY_CHECKS_DIR = join(CHECKS_DIR, 'history');
+const CHECK_TABLES = ['check_results', 'check_failures', 'drift_observations'] as const;
+/** What sql/checks/_drift.sql prepares, stored one at a time (see there). */
+const DRIFT_VIEWS = ['drift_fields', 'drift_stats', 'drift_networks'] as const;
+
+/**
+ * The checks of sql/checks (kind 'rule') or sql/checks/history ('history') in name order;
+ * files starting with `_` are their preparation.
+ */
+export function listDataChecks(kind: 'rule' | 'history' = 'rule'): DataCheckDefinition[] {
+  return readSqlFiles(kind === 'rule' ? CHECKS_DIR : HISTORY_CHECKS_DIR)
+    .filter((check) => !check.name.startsWith('_'))
+    .map((check) => ({ name: check.name, sql: withoutSemicolon(check.sql) }));
+}
+
+/**
+ * Runs every data check and the schema-drift scan on a closed staging file, and stages
+ * what they found in it (check_results, check_failures, drift_observations), replacing
+ * what an earlier attempt of the run staged: they then publish with the run's facts.
+ * Reads only staged rows (no API request). Each check's comparisons are made and counted
+ * in SQL; only the failing rows are kept.
+ */
+export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOutcome> {
+  const started = performance.now();
+  const checks = listDataChecks();
+  const db = await openWriter(input.stagingPath, STAGING_SETTINGS);
+  try {
+    const c = db.connection;
+    await c.run('begin transaction');
+    for (const table of CHECK_TABLES) await c.run(`delete from ${table}`);
+    await c.run('create or replace temp table check_segments (segment varchar, sources varchar)');
+    for (const segment of input.segments)
+      await c.run('insert into check_segments values ($1, $2)', [
+        segment.name,
+        segment.sources?.length ? segment.sources.join(',') : null,
+      ]);
+    await step('data checks: _prepare.sql', c.run(sqlBody(join(CHECKS_DIR, '_prepare.sql'))));
+    for (const check of checks) await runCheck(c, check, input, 'rule');
+    await step('schema drift: _drift.sql', c.run(sqlBody(join(CHECKS_DIR, '_drift.sql'))));
+    for (const view of DRIFT_VIEWS)
+      await step(
+        `schema drift: ${view}`,
+        c.run(
+          `insert into drift_observations select $1::date, segment, level, kind, name, occurrences from ${view}`,
+          [input.snapshotDate],
+        ),
+      );
+    await c.run('commit');
+    // The history checks in a transaction of their own: one that cannot run (an unreadable
+    // previous snapshot) leaves the rule checks' results as they are, and never fails a run.
+    const historyStarted = performance.now();
+    let historyFiles: readonly string[] = [];
+    let historyError: string | undefined;
+    if (input.dataDir) {
+      try {
+        await c.run('begin transaction');
+        historyFiles = await runHistoryChecks(c, input, input.dataDir);
+        await c.run('commit');
+      } catch (error) {
+        await c.run('rollback').catch(() => {});
+        historyError = `history checks could not run: ${firstLine(error)}`;
+      }
+    }
+    const historyMs = input.dataDir ? performance.now() - historyStarted : 0;
+    const outcome = { results: await readResults(c), drift: await readDrift(c) };
+    await c.run('checkpoint');
+    return {
+      ...outcome,
+      durationMs: performance.now() - started,
+      historyMs,
+      historyFiles,
+      ...(historyError ? { historyError } : {}),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The history checks (sql/checks/history/): the staged snapshot against the previous
+ * snapshots of each segment in the lake of `dataDir`. Returns the lake files read.
+ */
+async function runHistoryChecks(
+  c: DuckDBConnection,
+  input: DataCheckInput,
+  dataDir: string,
+): Promise<readonly string[]> {
+  const prepared = await step(
+    'history checks: reading the previous snapshots',
+    prepareHistory(
+      c,
+      dataDir,
+      input.snapshotDate,
+      input.segments.map((s) => s.name),
+      input.history ?? HISTORY_DEFAULTS,
+    ),
+  );
+  await step('history checks: _prepare.sql', c.run(sqlBody(join(HISTORY_CHECKS_DIR, '_prepare.sql'))));
+  for (const check of listDataChecks('history')) await runCheck(c, check, input, 'history');
+  return prepared.files;
+}
+
+/**
+ * One check, in two passes over its comparisons, so neither keeps them all (a post-level
+ * check compares a million posts): the counts per segment, then the failing rows.
+ */
+async function runCheck(
+  c: DuckDBConnection,
+  check: DataCheckDefinition,
+  input: DataCheckInput,
+  kind: 'rule' | 'history',
+): Promise<void> {
+  // Every segment of the run gets a row, even one with nothing to compare (skipped). A
+  // history check names the previous snapshot it compared with (history_previous).
+  const comparedWith =
+    kind === 'history'
+      ? '(select p.snapshot_date from history_previous as p where p.segment = s.segment)'
+      : 'null::date';
+  await step(
+    `data check ${check.name}`,
+    c.run(
+      `insert into check_results
+         (snapshot_date, segment, run_id, check_name, status, checked, failing, kind, compared_with)
+       select $1::date, s.segment, $2, $3,
+              case when coalesce(r.failing, 0) > 0 then 'failed'
+                   when coalesce(r.checked, 0) = 0 then 'skipped' else 'passed' end,
+              coalesce(r.checked, 0), coalesce(r.failing, 0), $4, ${comparedWith}
+         from check_segments as s
+         left join (select segment, count(ok) as checked, count(*) filter (where not ok) as failing
+                      from (${check.sql}) group by segment) as r on r.segment = s.segment`,
+      [input.snapshotDate, input.runId, check.name, kind],
+    ),
+  );
+  await step(
+    `data check ${check.name}`,
+    c.run(
+      `insert into check_failures
+       select $1::date, segment, $2, campaign_id, entity_id, expected, actual from (${check.sql}) where not ok`,
+      [input.snapshotDate, check.name],
+    ),
+  );
+}
+
+/** Names the step of a failing statement (its error is DuckDB's, naming only the SQL). */
+async function step<T>(name: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new Error(`${name}: ${firstLine(error)}`, { cause: error });
+  }
+}
+
+async function readResults(c: DuckDBConnection): Promise<DataCheckResult[]> {
+  const reader = await c.runAndReadAll(
+    `select r.segment, r.check_name, r.kind, strftime(r.compared_with, '%Y-%m-%d') as compared_with,
+            r.status, r.checked, r.failing,
+            coalesce((select list(distinct f.campaign_id order by f.campaign_id) from check_failures as f
+                       where f.segment = r.segment and f.check_name = r.check_name), []) as campaigns
+       from check_results as r
+      order by r.kind desc, r.check_name, r.segment`,
+  );
+  return reader.getRowObjectsJS().map((row) => {
+    const campaigns = (row.campaigns as string[]) ?? [];
+    return {
+      segment: String(row.segment),
+      check: String(row.check_name),
+      kind: row.kind === 'history' ? 'history' : 'rule',
+      ...(row.compared_with ? { comparedWith: String(row.compared_with) } : {}),
+      status: row.status as DataCheckResult['status'],
+      checked: Number(row.checked),
+      failing: Number(row.failing),
+      failingCampaigns: campaigns.length,
+      campaigns,
+    };
+  });
+}
+
+async function readDrift(c: DuckDBConnection): Promise<DriftObservation[]> {
+  const reader = await c.runAndReadAll(
+    'select segment, level, kind, name, occurrences from drift_observations order by level, kind, name, segment',
+  );
+  return reader.getRowObjectsJS().map((row) => ({
+    segment: String(row.segment),
+    level: String(row.level),
+    kind: String(row.kind),
+    name: String(row.name),
+    occurrences: Number(row.occurrences),
+  }));
+}
+
+/** A SQL file's statement(s), without the trailing semicolon (so it can be nested). */
+function sqlBody(path: string): string {
+  return withoutSemicolon(readFileSync(path, 'utf8'));
+}
+
+function withoutSemicolon(sql: string): string {
+  return sql.trim().replace(/;\s*$/, '');
+}

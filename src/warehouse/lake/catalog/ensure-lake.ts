@@ -1,0 +1,123 @@
+import { existsSync, linkSync, mkdirSync } from 'node:fs';
+import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../../open-database.js';
+import { publishedPath, sqlString } from '../../warehouse-paths.js';
+import { lakePath } from '../core/lake-layout.js';
+import { openLakeSession } from '../core/open-lake-session.js';
+import { LakeTransaction } from '../lake-transaction.js';
+import { type CatalogStamp, currentSchemaHash, readStamp, writeStamp } from './catalog-stamp.js';
+import { convertWarehouse } from './convert-warehouse.js';
+import { writeAnchors } from './write-anchors.js';
+import { writeCatalog } from './write-catalog.js';
+
+/** The previous release's warehouse.duckdb is kept beside the catalog under this suffix. */
+export const BEFORE_LAKE_SUFFIX = '.before-lake';
+
+/** Why the catalog was (re)written, or undefined when it was up to date. */
+export type CatalogChange = 'created' | 'converted' | 'moved' | 'schema' | 'rebuilt';
+
+/**
+ * Brings the lake and its catalog up to date; call under the publish lock. Cheap when nothing
+ * changed (reads lake/_catalog.json). Otherwise: a warehouse.duckdb of the previous release
+ * (tables, no lake) is converted into the lake keeping all its rows (convertWarehouse, its
+ * file kept as warehouse.duckdb.before-lake); the schema anchors are rewritten; the catalog is
+ * rewritten (a moved data directory: its views held the old absolute path).
+ */
+export async function ensureLake(
+  dataDir: string,
+  options: { force?: boolean; deferCreate?: boolean } = {},
+): Promise<{ change: CatalogChange | undefined; finish?: () => Promise<void> }> {
+  const lake = lakePath(dataDir);
+  const stamp = readStamp(lake);
+  const schema = currentSchemaHash();
+  const published = existsSync(publishedPath(dataDir));
+  if (!options.force && isCurrent(stamp, lake, schema, published)) return { change: undefined };
+  mkdirSync(lake, { recursive: true });
+  const change: CatalogChange = !stamp
+    ? published
+      ? 'converted'
+      : 'created'
+    : options.force
+      ? 'rebuilt'
+      : stamp.lake !== lake
+        ? 'moved'
+        : 'schema';
+  // A conversion reads the whole previous warehouse: more room than a publish.
+  const settings = {
+    ...PUBLISH_SETTINGS,
+    memory_limit: stamp ? PUBLISH_SETTINGS.memory_limit! : PUBLISH_RETRY_MEMORY,
+  };
+  const session = await openLakeSession(dataDir, settings);
+  let { tx } = session;
+  try {
+    let converted = false;
+    if (!stamp && published && (await hasTables(tx.connection, publishedPath(dataDir)))) {
+      await convertWarehouse(tx, publishedPath(dataDir));
+      tx.commit();
+      tx = new LakeTransaction(lake, tx.connection, tx.tables);
+      converted = true;
+      const backup = `${publishedPath(dataDir)}${BEFORE_LAKE_SUFFIX}`;
+      if (!existsSync(backup)) linkSync(publishedPath(dataDir), backup);
+    }
+    await writeAnchors(tx);
+    tx.commit();
+    const result = converted || change !== 'converted' ? change : 'rebuilt';
+    if (result === 'created' && options.deferCreate)
+      return { change: result, finish: () => finishCatalog(dataDir, schema) };
+    await writeStampedCatalog(dataDir, tx, schema);
+    return { change: result };
+  } catch (error) {
+    if (isOutOfMemory(error))
+      throw new Error('warehouse: converting to the lake ran out of memory', { cause: error });
+    throw error;
+  } finally {
+    tx.abort();
+    session.close();
+  }
+}
+
+/** Whether warehouse.duckdb exists and was built for this lake's place and schema (no lock needed). */
+export function catalogIsCurrent(dataDir: string): boolean {
+  const lake = lakePath(dataDir);
+  return isCurrent(readStamp(lake), lake, currentSchemaHash(), existsSync(publishedPath(dataDir)));
+}
+
+function isCurrent(
+  stamp: CatalogStamp | undefined,
+  lake: string,
+  schema: string,
+  published: boolean,
+): boolean {
+  return stamp?.lake === lake && stamp.schema === schema && published;
+}
+
+/** Whether a DuckDB file holds base tables (the previous release's format), not only views. */
+async function hasTables(
+  connection: import('@duckdb/node-api').DuckDBConnection,
+  path: string,
+): Promise<boolean> {
+  await connection.run(`attach ${sqlString(path)} as probe (read_only)`);
+  try {
+    const reader = await connection.runAndReadAll(
+      "select count(*) from duckdb_tables() where database_name = 'probe' and table_name <> 'schema_migrations'",
+    );
+    return Number(reader.getRows()[0]![0]) > 0;
+  } finally {
+    await connection.run('detach probe');
+  }
+}
+
+/** Writes the catalog of a new lake (deferred until its first publish succeeded). */
+async function finishCatalog(dataDir: string, schema: string): Promise<void> {
+  const session = await openLakeSession(dataDir, PUBLISH_SETTINGS);
+  try {
+    await writeStampedCatalog(dataDir, session.tx, schema);
+  } finally {
+    session.close();
+  }
+}
+
+/** Writes the catalog, then the stamp saying what it was built for (the lake's place, `schema`). */
+async function writeStampedCatalog(dataDir: string, tx: LakeTransaction, schema: string): Promise<void> {
+  await writeCatalog(dataDir, tx.connection, tx.lake, tx.tables);
+  writeStamp(tx.lake, { lake: tx.lake, schema });
+}

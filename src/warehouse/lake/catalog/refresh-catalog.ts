@@ -1,0 +1,19 @@
+import { existsSync } from 'node:fs';
+import { publishedPath } from '../../warehouse-paths.js';
+import { withPublishLock } from '../publish-lock.js';
+import { type CatalogChange, catalogIsCurrent, ensureLake } from './ensure-lake.js';
+
+/**
+ * Brings warehouse.duckdb up to date with its lake, under the publish lock: converts a
+ * previous release's file, rewrites the catalog after the data directory moved (its views
+ * hold absolute paths) or the schema changed; `force` rewrites it in any case. Returns what
+ * changed (undefined: nothing to do). Does nothing where there is no warehouse yet.
+ */
+export async function refreshCatalog(
+  dataDir: string,
+  options: { force?: boolean } = {},
+): Promise<CatalogChange | undefined> {
+  if (!existsSync(publishedPath(dataDir))) return undefined;
+  if (!options.force && catalogIsCurrent(dataDir)) return undefined;
+  return withPublishLock(dataDir, async () => (await ensureLake(dataDir, options)).change);
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { sqlIdentifier as id } from '../../warehouse-paths.js';
+import {
+  ANCHOR_PARTITION,
+  dataFileName,
+  labelOf,
+  latestLinkPath,
+  partitionName,
+  SCHEMA_FILE,
+} from '../core/lake-layout.js';
+import { fileColumns, type LakeTable } from '../core/lake-tables.js';
+import { linkTarget } from '../core/link-target.js';
+import { readLatest, scanLatest, writeLatest } from '../facts/latest-tree.js';
+import type { LakeTransaction } from '../lake-transaction.js';
+
+/** A zero-row select of a table's file columns, typed as the migrations define them. */
+function emptySelect(table: LakeTable): string {
+  return `select ${fileColumns(table)
+    .map((c) => id(c.name))
+    .join(', ')} from memory.main.${id(table.name)} limit 0`;
+}
+
+/**
+ * Writes every table's schema anchor with the current schema (catalog changes only): a
+ * partitioned table's `<column>=0001-01-01` partition, a whole table's `_schema` file beside
+ * its data files (kept), a fact table's `_latest` tree (its entries kept). After this every
+ * table's glob matches at least one file and every column of the migrations has a type.
+ */
+export async function writeAnchors(tx: LakeTransaction): Promise<void> {
+  for (const table of tx.tables.values()) {
+    if (table.partitionColumn) {
+      const version = tx.newVersion(table.name, ANCHOR_PARTITION);
+      const name = dataFileName(SCHEMA_FILE, version.vid);
+      await tx.write(emptySelect(table), version, name, { keepEmpty: true });
+      tx.publish(join(tx.lake, table.name, partitionName(table.partitionColumn, ANCHOR_PARTITION)), version);
+      if (table.kind === 'fact')
+        writeLatest(tx, table, latestEntries(tx.lake, table), join(version.dir, name));
+    } else {
+      const link = join(tx.lake, table.name);
+      const { version } = tx.nextVersion(link, table.name, 'v', (file) => labelOf(file) !== SCHEMA_FILE);
+      await tx.write(emptySelect(table), version, dataFileName(SCHEMA_FILE, version.vid), {
+        keepEmpty: true,
+      });
+    }
+  }
+}
+
+/** The current latest entries; scanned from the partitions when there is no tree yet (after a conversion). */
+function latestEntries(lake: string, table: LakeTable) {
+  return linkTarget(latestLinkPath(lake, table.name))
+    ? readLatest(lake, table.name)
+    : scanLatest(lake, table);
+}

@@ -1,0 +1,39 @@
+/**
+ * The Parquet lake behind warehouse.duckdb (docs/lake.md): the only way in from outside
+ * src/warehouse/lake/ (a lint rule in biome.json keeps other modules off its files).
+ *
+ * Read first: lake-transaction.ts, the transaction through which every change goes (new
+ * immutable version directories, then one link swap each), and publish-warehouse.ts, which
+ * runs one under the publish lock. Then one folder per kind of table (table-registry.ts):
+ *   facts/    daily fact partitions, one file per segment, and the latest-snapshot trees
+ *   stream/   the sink's parts, their exactly-once keys and the daily compaction
+ *   tables/   entities (one file per month first seen) and small whole tables
+ *   catalog/  warehouse.duckdb (views over the lake), its stamp, anchors, the conversion
+ *   core/     the layout, links, the tables' descriptions, the work session
+ */
+
+export { type CatalogStamp, readStamp } from './catalog/catalog-stamp.js';
+export { BEFORE_LAKE_SUFFIX, type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
+export { refreshCatalog } from './catalog/refresh-catalog.js';
+export {
+  ANCHOR_PARTITION,
+  isDay,
+  LAKE_DIR_NAME,
+  LATEST_DIR_NAME,
+  lakePath,
+  partitionName,
+  versionsPath,
+} from './core/lake-layout.js';
+export type { LakeColumn, LakeTable, StagedRows } from './core/lake-tables.js';
+export { type LinkedVersion, linkedFiles, linkedVersion, linkTarget } from './core/link-target.js';
+export { anchorFile, readLatest, segmentOfFile } from './facts/latest-tree.js';
+export { replaceFacts } from './facts/replace-facts.js';
+export type { LakeTransaction, NewVersion } from './lake-transaction.js';
+export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
+export { type BeforeRename, type PublishOptions, publishWarehouse } from './publish-warehouse.js';
+export { StreamAppend } from './stream/append-stream.js';
+export { StreamKeys } from './stream/stream-keys.js';
+export { DEFAULT_RETENTION_MS, liveTargets, retentionFromEnv, sweepVersions } from './sweep-versions.js';
+export { upsertEntities } from './tables/upsert-entities.js';
+export { writeHooks } from './tables/write-hooks.js';
+export { writeRunRecord } from './tables/write-run-record.js';

@@ -1,0 +1,158 @@
+/**
+ * Every table of the warehouse, declared once. The migrations (sql/warehouse/migrations/)
+ * define its columns and types; this says how the code treats it, and everything that lists
+ * tables derives from here: the row types of normalization (src/normalize/rows.ts), the
+ * staging file's units, the keys publishing enforces, the lake's layout by kind, the catalog
+ * and the generated `latest_<fact>` views. test/integration/warehouse-table-registry.test.ts
+ * holds it against the migrations (the same tables, keys and JSON columns as columns).
+ *
+ * Adding a daily fact table: a migration, an entry here, a normalizer that returns its rows.
+ *
+ * Pure data, no DuckDB: normalization imports it without loading the warehouse.
+ */
+
+/**
+ * How a table is written and laid out in the lake (docs/lake.md):
+ *   fact:   daily figures of the extractor; one partition per snapshot_date, one file per
+ *           segment (or `all`); a sync replaces the date's rows of the segments it fetched
+ *   entity: the extractor's latest attributes of each entity, upserted by key (first_seen_at
+ *           kept), in one file per month first seen
+ *   stream: the sink's rows; one partition per received date, one part per publish, merged
+ *           per closed day; kept exactly once by key
+ *   whole:  a small table rewritten whole (its rows replaced by key)
+ */
+export type TableKind = 'fact' | 'entity' | 'stream' | 'whole';
+
+export interface TableSpec {
+  readonly kind: TableKind;
+  /** The documented key (not declared as a constraint, so bulk loads stay fast; publishing enforces it). */
+  readonly keys: readonly string[];
+  /** Rows carry a `segment` (facts replaced per snapshot_date and segment; else 'all' only). */
+  readonly segmented?: boolean;
+  /**
+   * Rows belong to one campaign's unit of work (segment + campaign): the staging file clears
+   * them when the unit is fetched again. A segment-less unit table belongs to the 'all' unit.
+   */
+  readonly unitScoped?: boolean;
+  /** Staged rows are unique on the key by construction, so publishing skips deduplication. */
+  readonly stagedUnique?: boolean;
+  /** The hive partition column of its lake path: snapshot_date (a column), received_date (of received_at). */
+  readonly partitionColumn?: string;
+  /** Columns of type JSON (wide: the lake writes the table in smaller row groups). */
+  readonly jsonColumns?: readonly string[];
+  /** Facts: has the analyst view latest_<table> (its latest snapshot per segment). */
+  readonly latestView?: boolean;
+}
+
+/** The segment of the unfiltered figures. */
+export const ALL_SEGMENT = 'all';
+
+/** The partition column of the stream tables: the UTC date of received_at. */
+export const STREAM_PARTITION_COLUMN = 'received_date';
+
+const DAY = 'snapshot_date';
+
+/** What an entry adds to its kind's defaults (never the kind). */
+type Extras = Omit<Partial<TableSpec>, 'kind' | 'keys'>;
+
+/** A daily fact fetched per segment and campaign. */
+const unitFact = (keys: readonly string[], more: Extras = {}) =>
+  ({
+    kind: 'fact',
+    keys: [DAY, 'segment', ...keys],
+    segmented: true,
+    unitScoped: true,
+    partitionColumn: DAY,
+    latestView: true,
+    ...more,
+  }) as const;
+
+/** A daily fact of the unfiltered view only ('all'): no segment column. */
+const allFact = (keys: readonly string[], more: Extras = {}) =>
+  ({ kind: 'fact', keys: [DAY, ...keys], partitionColumn: DAY, latestView: true, ...more }) as const;
+
+/** What the data checks found in a run's figures (sql/checks/, src/warehouse/checks/). */
+const checkFact = (keys: readonly string[], more: Extras = {}) =>
+  ({
+    kind: 'fact',
+    keys: [DAY, 'segment', ...keys],
+    segmented: true,
+    partitionColumn: DAY,
+    ...more,
+  }) as const;
+
+const entity = (keys: readonly string[], more: Extras = {}) =>
+  ({ kind: 'entity', keys, jsonColumns: ['raw'], ...more }) as const;
+
+export const TABLES = {
+  // Entities of the extractor.
+  workspaces: entity(['workspace_id']),
+  influencer_tags: entity(['tag_id']),
+  campaigns: entity(['campaign_id']),
+  influencers: entity(['influencer_id']),
+  // A unit's posts are deduplicated by id as they are fetched (pipelines/campaign-pipeline.ts,
+  // uniqueBy), and a unit is cleared before it is fetched again.
+  posts: entity(['campaign_id', 'post_id'], { unitScoped: true, stagedUnique: true }),
+
+  // Daily facts of the extractor.
+  campaign_metrics: unitFact(['campaign_id']),
+  campaign_network_metrics: unitFact(['campaign_id', 'network']),
+  campaign_network_stats: unitFact(['campaign_id', 'network', 'stat']),
+  post_metrics: unitFact(['campaign_id', 'post_id'], { stagedUnique: true }),
+  post_stats: unitFact(['campaign_id', 'post_id', 'stat'], { stagedUnique: true }),
+  influencer_campaign_metrics: unitFact(['campaign_id', 'influencer_id']),
+  influencer_sales: unitFact(['campaign_id', 'influencer_id', 'currency']),
+  influencer_stats: unitFact(['campaign_id', 'influencer_id', 'stat']),
+  influencer_profiles: allFact(['influencer_id']),
+  influencer_network_profiles: allFact(['influencer_id', 'network']),
+  influencer_tag_assignments: allFact(['campaign_id', 'influencer_id', 'tag_id'], { unitScoped: true }),
+
+  // What the data checks found, staged and published with the run's facts.
+  check_results: checkFact(['check_name']),
+  check_failures: checkFact(['check_name', 'campaign_id', 'entity_id'], { unitScoped: true }),
+  drift_observations: checkFact(['level', 'kind', 'name']),
+
+  // The sink's tables.
+  stream_documents: {
+    kind: 'stream',
+    keys: ['hook_id', 'document_id'],
+    partitionColumn: STREAM_PARTITION_COLUMN,
+    jsonColumns: ['document'],
+  },
+  stream_deliveries: { kind: 'stream', keys: ['delivery_id'], partitionColumn: STREAM_PARTITION_COLUMN },
+
+  // Small tables rewritten whole.
+  sync_runs: { kind: 'whole', keys: ['run_id'] },
+  hooks: { kind: 'whole', keys: ['hook_id'] },
+} as const satisfies Record<string, TableSpec>;
+
+type Tables = typeof TABLES;
+export type WarehouseTable = keyof Tables;
+type TablesOfKind<K extends TableKind> = {
+  [T in WarehouseTable]: Tables[T]['kind'] extends K ? T : never;
+}[WarehouseTable];
+
+export type FactTable = TablesOfKind<'fact'>;
+export type EntityTable = TablesOfKind<'entity'>;
+export type StreamTable = TablesOfKind<'stream'>;
+
+/** A table's declaration; undefined for a name the warehouse does not have. */
+export function tableSpec(name: string): TableSpec | undefined {
+  return Object.hasOwn(TABLES, name) ? (TABLES as Record<string, TableSpec>)[name] : undefined;
+}
+
+/** The tables of some kinds, in declaration order. */
+export function tablesOfKind<K extends TableKind>(...kinds: K[]): TablesOfKind<K>[] {
+  return (Object.keys(TABLES) as WarehouseTable[]).filter((name) =>
+    (kinds as TableKind[]).includes(TABLES[name].kind),
+  ) as TablesOfKind<K>[];
+}
+
+export const FACT_TABLES: readonly FactTable[] = tablesOfKind('fact');
+export const ENTITY_TABLES: readonly EntityTable[] = tablesOfKind('entity');
+export const STREAM_TABLES: readonly StreamTable[] = tablesOfKind('stream');
+
+/** Tables cleared per unit: with a segment column (cleared per segment) or without (the 'all' unit). */
+export const UNIT_TABLES = (Object.keys(TABLES) as WarehouseTable[]).filter(
+  (name) => (TABLES[name] as TableSpec).unitScoped,
+);
