@@ -12,104 +12,123 @@ import { pushStatRows } from './stat-rows.js';
  * (campaign-independent figures, so taken once, unfiltered). Records without an id are skipped.
  */
 export function normalizeInfluencers(records: readonly RawRecord[], ctx: CampaignRowContext): TableRows {
-  const metrics: Row[] = [];
-  const sales: Row[] = [];
-  const stats: Row[] = [];
-  const entities: Row[] = [];
-  const profiles: Row[] = [];
-  const networkProfiles: Row[] = [];
-  const tags: Row[] = [];
+  const out = {
+    influencer_campaign_metrics: [] as Row[],
+    influencer_sales: [] as Row[],
+    influencer_stats: [] as Row[],
+    influencers: [] as Row[],
+    influencer_profiles: [] as Row[],
+    influencer_network_profiles: [] as Row[],
+    influencer_tag_assignments: [] as Row[],
+  };
   const all = ctx.segment === 'all';
   for (const r of records) {
     const influencerId = toId(r.id);
     if (influencerId === null) continue;
-    const key = {
-      snapshot_date: ctx.snapshotDate,
-      segment: ctx.segment,
-      campaign_id: ctx.campaignId,
-      influencer_id: influencerId,
-    };
-    const cm = objectAt(r, 'campaign_metrics') ?? {};
-    metrics.push({
-      ...key,
-      num_posts: toCount(cm.num_posts),
-      engagement: toCount(cm.engagement),
-      engagement_rate: toNumber(cm.engagement_rate),
-      reach: toCount(cm.reach),
-      emv: toNumber(cm.emv),
-      budget: toNumber(r.budget),
-    });
-    const bySales = objectAt(cm, 'sales');
-    if (bySales)
-      for (const currency in bySales) sales.push({ ...key, currency, amount: toNumber(bySales[currency]) });
-    pushStatRows(stats, cm.stats, (stat, value) => ({
-      snapshot_date: ctx.snapshotDate,
-      segment: ctx.segment,
-      campaign_id: ctx.campaignId,
-      influencer_id: influencerId,
-      stat,
-      value,
-    }));
+    pushCampaignFigures(out, r, ctx, influencerId);
     if (!all) continue;
-    entities.push({
+    out.influencers.push({
       influencer_id: influencerId,
       name: toText(r.name),
       raw: json(campaignIndependent(r)),
       first_seen_at: ctx.seenAt,
       last_seen_at: ctx.seenAt,
     });
-    const im = objectAt(r, 'influencer_metrics');
-    if (im) {
-      profiles.push({
-        snapshot_date: ctx.snapshotDate,
-        influencer_id: influencerId,
-        influence: toNumber(im.influence),
-        brand_score: toNumber(im.brand_score),
-        true_reach: toCount(im.true_reach),
-        followers: toCount(im.followers),
-      });
-      const sources = objectAt(im, 'sources') ?? {};
-      for (const network in sources) {
-        const p = sources[network];
-        if (!isRecord(p)) continue;
-        networkProfiles.push({
-          snapshot_date: ctx.snapshotDate,
-          influencer_id: influencerId,
-          network,
-          profile_id: toId(p.id),
-          username: toText(p.username),
-          followers: toCount(p.followers),
-          engagement_per_post: toNumber(p.engagement_per_post),
-          true_reach: toCount(p.true_reach),
-        });
-      }
-    }
-    if (Array.isArray(r.tags)) {
-      for (const tag of r.tags) {
-        const tagId = isRecord(tag) ? toId(tag.id) : null;
-        if (tagId !== null) {
-          tags.push({
-            snapshot_date: ctx.snapshotDate,
-            campaign_id: ctx.campaignId,
-            influencer_id: influencerId,
-            tag_id: tagId,
-          });
-        }
-      }
-    }
+    pushProfiles(out, r, ctx, influencerId);
+    pushTagAssignments(out.influencer_tag_assignments, r, ctx, influencerId);
   }
-  const out: TableRows = {
-    influencer_campaign_metrics: metrics,
-    influencer_sales: sales,
-    influencer_stats: stats,
+  const { influencer_campaign_metrics, influencer_sales, influencer_stats } = out;
+  return all ? out : { influencer_campaign_metrics, influencer_sales, influencer_stats };
+}
+
+type InfluencerRows = Record<
+  | 'influencer_campaign_metrics'
+  | 'influencer_sales'
+  | 'influencer_stats'
+  | 'influencer_profiles'
+  | 'influencer_network_profiles',
+  Row[]
+>;
+
+/** The influencer's figures on the campaign (this segment): metrics with the budget, sales, stats. */
+function pushCampaignFigures(
+  out: InfluencerRows,
+  r: RawRecord,
+  ctx: CampaignRowContext,
+  influencerId: string,
+) {
+  const key = {
+    snapshot_date: ctx.snapshotDate,
+    segment: ctx.segment,
+    campaign_id: ctx.campaignId,
+    influencer_id: influencerId,
   };
-  if (all) {
-    out.influencers = entities;
-    out.influencer_profiles = profiles;
-    out.influencer_network_profiles = networkProfiles;
-    out.influencer_tag_assignments = tags;
+  const cm = objectAt(r, 'campaign_metrics') ?? {};
+  out.influencer_campaign_metrics.push({
+    ...key,
+    num_posts: toCount(cm.num_posts),
+    engagement: toCount(cm.engagement),
+    engagement_rate: toNumber(cm.engagement_rate),
+    reach: toCount(cm.reach),
+    emv: toNumber(cm.emv),
+    budget: toNumber(r.budget),
+  });
+  const bySales = objectAt(cm, 'sales');
+  if (bySales)
+    for (const currency in bySales)
+      out.influencer_sales.push({ ...key, currency, amount: toNumber(bySales[currency]) });
+  pushStatRows(out.influencer_stats, cm.stats, (stat, value) => ({
+    snapshot_date: ctx.snapshotDate,
+    segment: ctx.segment,
+    campaign_id: ctx.campaignId,
+    influencer_id: influencerId,
+    stat,
+    value,
+  }));
+}
+
+/** `influencer_metrics`: the campaign-independent profile and one row per network profile. */
+function pushProfiles(out: InfluencerRows, r: RawRecord, ctx: CampaignRowContext, influencerId: string) {
+  const im = objectAt(r, 'influencer_metrics');
+  if (!im) return;
+  out.influencer_profiles.push({
+    snapshot_date: ctx.snapshotDate,
+    influencer_id: influencerId,
+    influence: toNumber(im.influence),
+    brand_score: toNumber(im.brand_score),
+    true_reach: toCount(im.true_reach),
+    followers: toCount(im.followers),
+  });
+  const sources = objectAt(im, 'sources') ?? {};
+  for (const network in sources) {
+    const p = sources[network];
+    if (!isRecord(p)) continue;
+    out.influencer_network_profiles.push({
+      snapshot_date: ctx.snapshotDate,
+      influencer_id: influencerId,
+      network,
+      profile_id: toId(p.id),
+      username: toText(p.username),
+      followers: toCount(p.followers),
+      engagement_per_post: toNumber(p.engagement_per_post),
+      true_reach: toCount(p.true_reach),
+    });
   }
-  return out;
+}
+
+/** The influencer's `tags` as applied on the campaign. */
+function pushTagAssignments(tags: Row[], r: RawRecord, ctx: CampaignRowContext, influencerId: string) {
+  if (!Array.isArray(r.tags)) return;
+  for (const tag of r.tags) {
+    const tagId = isRecord(tag) ? toId(tag.id) : null;
+    if (tagId !== null)
+      tags.push({
+        snapshot_date: ctx.snapshotDate,
+        campaign_id: ctx.campaignId,
+        influencer_id: influencerId,
+        tag_id: tagId,
+      });
+  }
 }
 
 /**

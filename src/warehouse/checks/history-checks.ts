@@ -56,6 +56,42 @@ export async function prepareHistory(
   settings: HistorySettings,
 ): Promise<PreparedHistory> {
   const lake = lakePath(dataDir);
+  await createMacros(c, settings);
+  await c.run('create or replace temp table history_previous (segment varchar, snapshot_date date)');
+  await c.run(
+    `create or replace temp table history_campaigns (segment varchar, snapshot_date date, ${TABLES.history_campaigns.columns})`,
+  );
+  const previous = new Map<string, string>();
+  const files: string[] = [];
+  // The previous snapshot's networks and posts stay in their files (views): the checks'
+  // joins stream them and spill past the staging's small memory limit, a million posts too.
+  const latestFiles: LatestFiles = { history_networks: [], history_posts: [] };
+  const campaignDates = segmentDates(lake, 'campaign_metrics', snapshotDate, segments);
+  for (const segment of segments) {
+    const dates = campaignDates.get(segment) ?? [];
+    const latest = dates[0];
+    if (!latest) continue;
+    previous.set(segment, latest.date);
+    await loadCampaigns(c, segment, dates, files);
+    for (const name of LATEST_ONLY) {
+      const file = segmentFile(lake, TABLES[name].lake, latest.date, segment);
+      if (!file) continue; // the segment had no rows in that table that day
+      files.push(file);
+      latestFiles[name].push(
+        `select ${sqlString(segment)} as segment, ${TABLES[name].select} from read_parquet(${sqlString(file)})`,
+      );
+    }
+  }
+  await createLatestViews(c, latestFiles);
+  return { previous, files };
+}
+
+/** The tables of which only the previous snapshot is read (as views over its files). */
+const LATEST_ONLY = ['history_networks', 'history_posts'] as const;
+type LatestFiles = Record<(typeof LATEST_ONLY)[number], string[]>;
+
+/** The tolerances as macros the checks' SQL calls (engagement_tolerance() ...). */
+async function createMacros(c: DuckDBConnection, settings: HistorySettings): Promise<void> {
   const macros: [string, number][] = [
     ['engagement_tolerance', settings.engagementTolerance],
     ['emv_tolerance', settings.emvTolerance],
@@ -66,49 +102,35 @@ export async function prepareHistory(
   ];
   for (const [name, value] of macros)
     await c.run(`create or replace temp macro ${name}() as ${Number(value)}::double`);
-  await c.run('create or replace temp table history_previous (segment varchar, snapshot_date date)');
-  await c.run(
-    `create or replace temp table history_campaigns (segment varchar, snapshot_date date, ${TABLES.history_campaigns.columns})`,
-  );
+}
 
-  const previous = new Map<string, string>();
-  const files: string[] = [];
-  // The previous snapshot's networks and posts stay in their files (views): the checks'
-  // joins stream them and spill past the staging's small memory limit, a million posts too.
-  const latestFiles = { history_networks: [] as string[], history_posts: [] as string[] };
-  const campaignDates = segmentDates(lake, 'campaign_metrics', snapshotDate, segments);
-  for (const segment of segments) {
-    const dates = campaignDates.get(segment) ?? [];
-    const latest = dates[0];
-    if (!latest) continue;
-    previous.set(segment, latest.date);
+/** A segment's previous snapshot and campaign figures of its last snapshots (`dates`, latest first). */
+async function loadCampaigns(
+  c: DuckDBConnection,
+  segment: string,
+  dates: readonly { date: string; file: string }[],
+  files: string[],
+): Promise<void> {
+  await c.run(
+    `insert into history_previous values (${sqlString(segment)}, ${sqlString(dates[0]!.date)}::date)`,
+  );
+  for (const { date, file } of dates) {
+    files.push(file);
     await c.run(
-      `insert into history_previous values (${sqlString(segment)}, ${sqlString(latest.date)}::date)`,
+      `insert into history_campaigns select ${sqlString(segment)}, ${sqlString(date)}::date, ${TABLES.history_campaigns.select}
+         from read_parquet(${sqlString(file)})`,
     );
-    for (const { date, file } of dates) {
-      files.push(file);
-      await c.run(
-        `insert into history_campaigns select ${sqlString(segment)}, ${sqlString(date)}::date, ${TABLES.history_campaigns.select}
-           from read_parquet(${sqlString(file)})`,
-      );
-    }
-    for (const name of ['history_networks', 'history_posts'] as const) {
-      const table = TABLES[name];
-      const file = segmentFile(lake, table.lake, latest.date, segment);
-      if (!file) continue; // the segment had no rows in that table that day
-      files.push(file);
-      latestFiles[name].push(
-        `select ${sqlString(segment)} as segment, ${table.select} from read_parquet(${sqlString(file)})`,
-      );
-    }
   }
-  for (const name of ['history_networks', 'history_posts'] as const) {
+}
+
+/** history_networks and history_posts: views over the previous snapshot's files (typed when there are none). */
+async function createLatestViews(c: DuckDBConnection, latestFiles: LatestFiles): Promise<void> {
+  for (const name of LATEST_ONLY) {
     const empty = `select null::varchar as segment, ${TABLES[name].columns.replace(/(\w+) (\w+)/g, 'null::$2 as $1')} where false`;
     await c.run(
       `create or replace temp view ${name} as ${[...latestFiles[name], empty].join('\nunion all ')}`,
     );
   }
-  return { previous, files };
 }
 
 /**

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../../normalize/rows.js';
 import { applyMigrations } from '../apply-migrations.js';
-import { openWriter, STAGING_SETTINGS } from '../open-database.js';
+import { type OpenDatabase, openWriter, STAGING_SETTINGS } from '../open-database.js';
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 import type { StagingWriter } from '../types.js';
 import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
@@ -29,64 +29,81 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
     db.close();
     throw error;
   }
-  const { connection } = db;
-  const appenders = new Map<string, TableAppender>();
-  let closed = false;
-  /** Calls run one at a time: the connection and appenders are not re-entrant. */
-  let queue: Promise<unknown> = Promise.resolve();
-  let closing: Promise<void> | undefined;
+  return new StagingFile(path, db);
+}
 
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(async () => {
-      if (closed) throw new Error(`warehouse: staging ${path} is closed`);
+/** An open staging file. Calls run one at a time: the connection and appenders are not re-entrant. */
+class StagingFile implements StagingWriter {
+  readonly #db: OpenDatabase;
+  readonly #appenders = new Map<string, TableAppender>();
+  #closed = false;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    readonly path: string,
+    db: OpenDatabase,
+  ) {
+    this.#db = db;
+  }
+
+  append(rows: TableRows): Promise<void> {
+    return this.#serial(async () => {
+      for (const [table, tableRows] of Object.entries(rows)) {
+        if (!tableRows || tableRows.length === 0) continue;
+        // A table the warehouse does not have is ignored, like an unknown column.
+        const appender = await this.#appenderFor(table);
+        if (!appender) continue;
+        appender.append(tableRows);
+      }
+    });
+  }
+
+  clearUnit(segment: string, campaignId: string): Promise<void> {
+    return this.#serial(async () => {
+      this.#flushAll();
+      await clearUnit(this.#db.connection, segment, campaignId);
+    });
+  }
+
+  flush(): Promise<void> {
+    return this.#serial(async () => this.#flushAll());
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#serial(async () => {
+      this.#closed = true;
+      try {
+        for (const appender of this.#appenders.values()) appender.close();
+        await this.#db.connection.run('checkpoint');
+      } finally {
+        this.#db.close();
+      }
+    });
+    return this.#closing;
+  }
+
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(async () => {
+      if (this.#closed) throw new Error(`warehouse: staging ${this.path} is closed`);
       return work();
     });
-    queue = run.catch(() => undefined);
+    this.#queue = run.catch(() => undefined);
     return run;
-  };
-  const appenderFor = async (table: string): Promise<TableAppender | undefined> => {
-    let appender = appenders.get(table);
+  }
+
+  async #appenderFor(table: string): Promise<TableAppender | undefined> {
+    let appender = this.#appenders.get(table);
     if (!appender && tableSpec(table)) {
-      appender = await TableAppender.create(connection, table);
-      appenders.set(table, appender);
+      appender = await TableAppender.create(this.#db.connection, table);
+      this.#appenders.set(table, appender);
     }
     return appender;
-  };
-  const flushAll = (): void => {
-    for (const appender of appenders.values()) appender.flush();
-  };
+  }
 
-  return {
-    path,
-    append: (rows: TableRows) =>
-      serial(async () => {
-        for (const [table, tableRows] of Object.entries(rows)) {
-          if (!tableRows || tableRows.length === 0) continue;
-          // A table the warehouse does not have is ignored, like an unknown column.
-          const appender = await appenderFor(table);
-          if (!appender) continue;
-          appender.append(tableRows);
-        }
-      }),
-    clearUnit: (segment: string, campaignId: string) =>
-      serial(async () => {
-        flushAll();
-        await clearUnit(connection, segment, campaignId);
-      }),
-    flush: () => serial(async () => flushAll()),
-    close(): Promise<void> {
-      closing ??= serial(async () => {
-        closed = true;
-        try {
-          for (const appender of appenders.values()) appender.close();
-          await connection.run('checkpoint');
-        } finally {
-          db.close();
-        }
-      });
-      return closing;
-    },
-  };
+  #flushAll(): void {
+    for (const appender of this.#appenders.values()) appender.flush();
+  }
 }
 
 /**

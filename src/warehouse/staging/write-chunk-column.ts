@@ -1,5 +1,5 @@
 import type { DuckDBDataChunk } from '@duckdb/node-api';
-import bindings from '@duckdb/node-bindings';
+import bindings, { type Vector } from '@duckdb/node-bindings';
 import type { ColumnKind, RawValue } from './to-duckdb-value.js';
 
 /** Bytes per value in a DuckDB vector, by column kind (VARCHAR: a 16-byte string_t). */
@@ -36,79 +36,105 @@ export function writeChunkColumn(
 ): void {
   const vector = bindings.data_chunk_get_vector(chunk.chunk, columnIndex);
   const buffer = new ArrayBuffer(count * WIDTH[kind]);
-  const data = new Uint8Array(buffer);
-  let validity: Uint8Array | undefined;
-  const setNull = (row: number): void => {
-    validity ??= new Uint8Array(Math.ceil(count / 64) * 8).fill(0xff);
-    validity[row >> 3]! &= ~(1 << (row & 7));
-  };
+  const nulls = new NullMask(count);
   const longStrings: number[] = [];
-  switch (kind) {
-    case 'varchar': {
-      for (let row = 0; row < count; row += 1) {
-        const value = values[row] as string | null;
-        if (value === null) setNull(row);
-        else if (!writeInlineAscii(data, row * 16, value)) longStrings.push(row);
-      }
-      break;
-    }
-    case 'double': {
-      const doubles = new Float64Array(buffer, 0, count);
-      for (let row = 0; row < count; row += 1) {
-        const value = values[row] as number | null;
-        if (value === null) setNull(row);
-        else doubles[row] = value;
-      }
-      break;
-    }
-    case 'integer':
-    case 'date': {
-      const ints = new Int32Array(buffer, 0, count);
-      for (let row = 0; row < count; row += 1) {
-        const value = values[row] as number | null;
-        if (value === null) setNull(row);
-        else ints[row] = value;
-      }
-      break;
-    }
-    case 'bigint':
-    case 'timestamp': {
-      const halves = new Int32Array(buffer, 0, count * 2);
-      let big: BigInt64Array | undefined;
-      for (let row = 0; row < count; row += 1) {
-        const value = values[row] as number | bigint | null;
-        if (value === null) {
-          setNull(row);
-        } else if (typeof value === 'bigint') {
-          big ??= new BigInt64Array(buffer, 0, count);
-          big[row] = value;
-        } else {
-          // A safe integer as two little-endian 32-bit halves: no BigInt allocated.
-          const high = Math.floor(value / TWO_POW_32);
-          halves[row * 2] = value - high * TWO_POW_32;
-          halves[row * 2 + 1] = high;
-        }
-      }
-      break;
-    }
-    case 'boolean': {
-      for (let row = 0; row < count; row += 1) {
-        const value = values[row] as boolean | null;
-        if (value === null) setNull(row);
-        else data[row] = value ? 1 : 0;
-      }
-      break;
-    }
-  }
-  bindings.copy_data_to_vector(vector, 0, buffer, 0, data.byteLength);
+  FILL[kind](buffer, values, count, nulls, longStrings);
+  bindings.copy_data_to_vector(vector, 0, buffer, 0, buffer.byteLength);
   for (const row of longStrings) {
     bindings.vector_assign_string_element(vector, row, values[row] as string);
   }
-  if (validity) {
+  nulls.copyTo(vector);
+}
+
+/** The validity bitmap of a column (DuckDB's: one bit per row, 1 = valid), made at the first NULL. */
+class NullMask {
+  #validity: Uint8Array | undefined;
+  readonly #count: number;
+
+  constructor(count: number) {
+    this.#count = count;
+  }
+
+  set(row: number): void {
+    this.#validity ??= new Uint8Array(Math.ceil(this.#count / 64) * 8).fill(0xff);
+    this.#validity[row >> 3]! &= ~(1 << (row & 7));
+  }
+
+  copyTo(vector: Vector): void {
+    const validity = this.#validity;
+    if (!validity) return;
     bindings.vector_ensure_validity_writable(vector);
     bindings.copy_data_to_vector_validity(vector, 0, validity.buffer as ArrayBuffer, 0, validity.byteLength);
   }
 }
+
+/** Fills a column's buffer with its values: NULLs into `nulls`, the rows of strings not inlined into `longStrings`. */
+type Fill = (
+  buffer: ArrayBuffer,
+  values: readonly RawValue[],
+  count: number,
+  nulls: NullMask,
+  longStrings: number[],
+) => void;
+
+const fillInts: Fill = (buffer, values, count, nulls) => {
+  const ints = new Int32Array(buffer, 0, count);
+  for (let row = 0; row < count; row += 1) {
+    const value = values[row] as number | null;
+    if (value === null) nulls.set(row);
+    else ints[row] = value;
+  }
+};
+
+const fillBigints: Fill = (buffer, values, count, nulls) => {
+  const halves = new Int32Array(buffer, 0, count * 2);
+  let big: BigInt64Array | undefined;
+  for (let row = 0; row < count; row += 1) {
+    const value = values[row] as number | bigint | null;
+    if (value === null) {
+      nulls.set(row);
+    } else if (typeof value === 'bigint') {
+      big ??= new BigInt64Array(buffer, 0, count);
+      big[row] = value;
+    } else {
+      // A safe integer as two little-endian 32-bit halves: no BigInt allocated.
+      const high = Math.floor(value / TWO_POW_32);
+      halves[row * 2] = value - high * TWO_POW_32;
+      halves[row * 2 + 1] = high;
+    }
+  }
+};
+
+const FILL: Record<ColumnKind, Fill> = {
+  varchar: (buffer, values, count, nulls, longStrings) => {
+    const data = new Uint8Array(buffer);
+    for (let row = 0; row < count; row += 1) {
+      const value = values[row] as string | null;
+      if (value === null) nulls.set(row);
+      else if (!writeInlineAscii(data, row * 16, value)) longStrings.push(row);
+    }
+  },
+  double: (buffer, values, count, nulls) => {
+    const doubles = new Float64Array(buffer, 0, count);
+    for (let row = 0; row < count; row += 1) {
+      const value = values[row] as number | null;
+      if (value === null) nulls.set(row);
+      else doubles[row] = value;
+    }
+  },
+  integer: fillInts,
+  date: fillInts,
+  bigint: fillBigints,
+  timestamp: fillBigints,
+  boolean: (buffer, values, count, nulls) => {
+    const data = new Uint8Array(buffer);
+    for (let row = 0; row < count; row += 1) {
+      const value = values[row] as boolean | null;
+      if (value === null) nulls.set(row);
+      else data[row] = value ? 1 : 0;
+    }
+  },
+};
 
 /** Writes a short ASCII string inline (length, then up to 12 bytes, zero-padded); false if it is not one. */
 function writeInlineAscii(data: Uint8Array, at: number, value: string): boolean {
