@@ -2,7 +2,7 @@
 -- run's staged data. Drift is kept (raw JSON, stat and network rows) and reported, never
 -- failed (api-profile.md: "Tolerate schema drift").
 -- Prepares three temp views, drift_fields, drift_stats and drift_networks, that
--- src/warehouse/run-data-checks.ts stores one at a time in drift_observations (one query
+-- src/warehouse/checks/run-data-checks.ts stores one at a time in drift_observations (one query
 -- over all three needed more than the staging file's 32 MB of DuckDB memory at 1M posts).
 -- Each view's columns: segment, level, kind ('field' | 'stat' | 'network'), name,
 -- occurrences (records carrying the name). Staged stat and post rows are unique per record

@@ -1,4 +1,4 @@
--- Prepared once before the data checks of a sync (src/warehouse/run-data-checks.ts), on
+-- Prepared once before the data checks of a sync (src/warehouse/checks/run-data-checks.ts), on
 -- the run's staging file; every check then reads these instead of the posts again.
 -- The runner has created check_segments(segment, sources): the run's segments, `sources`
 -- the comma-joined network filter of the segment, NULL when it has none.

@@ -10,7 +10,7 @@
  *   stream-keys.sqlite        the stream tables' keys already in the lake (exactly-once)
  *   .staging/<name>.duckdb    private work files of writers (one per sync snapshot date)
  * Every publish (sync, stream load, upkeep) takes the cross-process publish lock, writes new
- * version directories and swaps their links (publish-warehouse.ts); readers, including
+ * version directories and swaps their links (lake/publish-warehouse.ts); readers, including
  * connections held open, see it at their next query.
  */
 import type { Row, TableRows } from '../normalize/rows.js';

@@ -1,4 +1,4 @@
--- Prepared before the history checks of a sync (src/warehouse/history-checks.ts), on the
+-- Prepared before the history checks of a sync (src/warehouse/checks/history-checks.ts), on the
 -- run's staging file, whose fact tables hold the staged snapshot. The runner has created,
 -- from the lake's files of the previous snapshots of each segment of the run (those files
 -- only: never the whole history), temp tables of the campaigns and views over the files of

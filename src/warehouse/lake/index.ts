@@ -12,28 +12,27 @@
  *   core/     the layout, links, the tables' descriptions, the work session
  */
 
-export { type CatalogStamp, readStamp } from './catalog/catalog-stamp.js';
-export { BEFORE_LAKE_SUFFIX, type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
+export { readStamp } from './catalog/catalog-stamp.js';
+export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
 export {
   ANCHOR_PARTITION,
   isDay,
   LAKE_DIR_NAME,
-  LATEST_DIR_NAME,
   lakePath,
   partitionName,
   versionsPath,
 } from './core/lake-layout.js';
-export type { LakeColumn, LakeTable, StagedRows } from './core/lake-tables.js';
-export { type LinkedVersion, linkedFiles, linkedVersion, linkTarget } from './core/link-target.js';
-export { anchorFile, readLatest, segmentOfFile } from './facts/latest-tree.js';
+export type { LakeTable } from './core/lake-tables.js';
+export { linkedFiles, linkTarget } from './core/link-target.js';
+export { segmentOfFile } from './facts/latest-tree.js';
 export { replaceFacts } from './facts/replace-facts.js';
-export type { LakeTransaction, NewVersion } from './lake-transaction.js';
+export type { LakeTransaction } from './lake-transaction.js';
 export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
-export { type BeforeRename, type PublishOptions, publishWarehouse } from './publish-warehouse.js';
+export { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 export { StreamAppend } from './stream/append-stream.js';
 export { StreamKeys } from './stream/stream-keys.js';
-export { DEFAULT_RETENTION_MS, liveTargets, retentionFromEnv, sweepVersions } from './sweep-versions.js';
+export { liveTargets, sweepVersions } from './sweep-versions.js';
 export { upsertEntities } from './tables/upsert-entities.js';
 export { writeHooks } from './tables/write-hooks.js';
 export { writeRunRecord } from './tables/write-run-record.js';

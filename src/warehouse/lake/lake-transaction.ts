@@ -21,7 +21,7 @@ export interface NewVersion {
 export const WIDE_ROW_GROUP_SIZE = 16_384;
 const DEFAULT_ROW_GROUP_SIZE = 122_880;
 
-/** Rows per row group of a lake file (`wide`: the table has a JSON column, see isWide). */
+/** Rows per row group of a lake file (`wide`: the table has a JSON column, LakeTable.wide). */
 export function rowGroupSize(wide: boolean | undefined): number {
   return wide ? WIDE_ROW_GROUP_SIZE : DEFAULT_ROW_GROUP_SIZE;
 }
