@@ -10,6 +10,7 @@
  *   tables/   entities (one file per month first seen) and small whole tables
  *   catalog/  warehouse.duckdb (views over the lake), its stamp, anchors, the conversion
  *   core/     the layout, links, the tables' descriptions, the work session
+ * Upkeep (maintain-lake.ts) compacts the stream's closed days and sweeps replaced versions.
  */
 
 export { readStamp } from './catalog/catalog-stamp.js';
