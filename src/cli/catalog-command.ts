@@ -18,7 +18,7 @@ export function registerCatalog(program: Command): void {
     .action(async (options: { dataDir?: string; config?: string }) => {
       const { readerDataDir } = await import('../config/command-data-dir.js');
       const dataDir = readerDataDir(options);
-      const { refreshCatalog } = await import('../warehouse/lake/index.js');
+      const { refreshCatalog } = await import('../warehouse/index.js');
       const { publishedPath } = await import('../warehouse/index.js');
       const change = await refreshCatalog(dataDir, { force: true });
       if (!change) throw new UserError(`no warehouse at ${publishedPath(dataDir)}: nothing to rebuild`);

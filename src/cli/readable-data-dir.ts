@@ -8,7 +8,7 @@ import type { DataDirFlags } from '../config/command-data-dir.js';
 export async function readableDataDir(flags: DataDirFlags): Promise<string> {
   const [{ readerDataDir }, { refreshCatalog }] = await Promise.all([
     import('../config/command-data-dir.js'),
-    import('../warehouse/lake/index.js'),
+    import('../warehouse/index.js'),
   ]);
   const dataDir = readerDataDir(flags);
   await refreshCatalog(dataDir);

@@ -5,8 +5,7 @@
  * (see read-status-files.ts).
  */
 import { existsSync } from 'node:fs';
-import { publishedPath, withReadOnly } from '../warehouse/index.js';
-import { catalogIsCurrent } from '../warehouse/lake/index.js';
+import { catalogIsCurrent, publishedPath, withReadOnly } from '../warehouse/index.js';
 import {
   type DataCheckStatus,
   formatDataCheckStatus,
