@@ -33,7 +33,9 @@ export type ReplyVerdict =
   | {
       readonly type: 'success';
       readonly reply: Reply;
+      /** What the reply's RateLimit-* headers said (every verdict on a reply carries them). */
       readonly limits: RateLimitAdvice;
+      /** RateLimit-Remaining 0 on a reply that is not a 429: the pause every request takes (capped), ms. */
       readonly pauseMs?: number;
     }
   | {
