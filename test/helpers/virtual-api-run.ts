@@ -6,8 +6,8 @@
  * Deterministic per seed, and as fast as arithmetic: the controller's behaviour over
  * minutes of traffic is tested without waiting for it.
  */
-import { RateController } from '../../src/api/rate-controller.js';
-import { StartPacer } from '../../src/api/start-pacer.js';
+import { RateController } from '../../src/api/throttle/rate-controller.js';
+import { StartPacer } from '../../src/api/throttle/start-pacer.js';
 
 export interface VirtualApi {
   readonly bucket?: { readonly rps: number; readonly burst: number };

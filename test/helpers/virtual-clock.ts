@@ -1,4 +1,4 @@
-import type { ThrottleClock } from '../../src/api/throttle.js';
+import type { ThrottleClock } from '../../src/api/throttle/throttle.js';
 
 /**
  * A ThrottleClock on virtual time: a sleep moves the time on by what was asked plus

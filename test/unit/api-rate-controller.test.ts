@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { binomialTail } from '../../src/api/binomial-tail.js';
-import { Gcra } from '../../src/api/gcra.js';
-import { MARGIN, RateController } from '../../src/api/rate-controller.js';
+import { binomialTail } from '../../src/api/throttle/binomial-tail.js';
+import { Gcra } from '../../src/api/throttle/gcra.js';
+import { MARGIN, RateController } from '../../src/api/throttle/rate-controller.js';
 import { runVirtualApi } from '../helpers/virtual-api-run.js';
 
 describe('binomialTail', () => {

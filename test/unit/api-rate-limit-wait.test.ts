@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BACKOFF_CAP_MS, backoffDelay } from '../../src/api/backoff-delay.js';
 import { errorDetails } from '../../src/api/errors.js';
-import { rateLimitWait } from '../../src/api/rate-limit-wait.js';
+import { rateLimitWait } from '../../src/api/throttle/throttle.js';
 
 const now = 1_800_000_000_000;
 const headers = (h: Record<string, string>) => (name: string) => h[name];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JITTER_ALLOWANCE_MS } from '../../src/api/start-pacer.js';
-import { Throttle } from '../../src/api/throttle.js';
+import { JITTER_ALLOWANCE_MS } from '../../src/api/throttle/start-pacer.js';
+import { Throttle } from '../../src/api/throttle/throttle.js';
 import { VirtualClock } from '../helpers/virtual-clock.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,26 +1,14 @@
 /**
  * The throttle's rate: the configured `rps`, lowered only on evidence that the rate itself
- * is too high, and recovered over seconds of time (not counted successes).
- *
- * A 429 alone is no such evidence: the API answers 429 when it is overloaded, whatever the
- * client's rate. Evidence is
- * - the server saying so: RateLimit-Limit (a ceiling from then on), or a 429 with
- *   RateLimit-Remaining 0 (`limited`);
- * - for 429s that say nothing: more of them among the last WINDOW replies than chance
- *   allows at the background share of overload 429s (a one-sided binomial test at
- *   EVIDENCE_ALPHA; the background share starts at BACKGROUND_PRIOR and grows to what a
- *   lowered rate still saw, up to MAX_BACKGROUND);
- * - once lowered: 429s above the server's estimated rate coming clearly more often than
- *   below it (PROBE_ALPHA): the 429s follow the rate.
- *
- * On evidence the server's rate is estimated (accept-rate.ts) and the rate drops to just
- * below it (at most divided by MAX_CUT at once), then climbs back along a cubic curve of
- * time as in CUBIC and the AWS SDKs' adaptive mode: back to the estimate within seconds,
- * flat around it, then faster towards the ceiling, so a limit that went away is left in
- * seconds. A decrease on 429s that said nothing is a trial (overload-trial.ts), holding
- * the lowered rate: if the 429s keep coming as often as before, they were overload, and
- * the rate is restored at once; if they became as rare as the estimate predicts, the
- * climb begins.
+ * is too high (a 429 alone is none: the API also answers 429 when it is overloaded), and
+ * recovered over seconds of time (not counted successes). Evidence is the server saying so
+ * (RateLimit-Limit as a ceiling, `limited`), more 429s that said nothing among the last
+ * WINDOW replies than the background share of overload explains (a binomial test), and,
+ * once lowered, 429s above the estimated server rate clearly more frequent than below it.
+ * On evidence the rate drops to just below the server's estimated rate (accept-rate.ts), at
+ * most divided by MAX_CUT at once, then climbs back along a cubic curve of time; a decrease
+ * on silent 429s is a trial (overload-trial.ts) that restores the rate if they were overload.
+ * The reasons for each step and constant: README.md beside this file, "The rate".
  *
  * Pure: times are passed in (ms), changes are reported through `onChange`.
  */

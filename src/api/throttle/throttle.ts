@@ -1,18 +1,23 @@
 /**
- * The request throttle shared by every request of a client: at most `concurrency` in
- * flight (p-limit), starts paced by start-pacer.ts at the rate of rate-controller.ts, and
- * pauses (a 429's Retry-After, RateLimit-Remaining 0) that hold every start.
+ * The front door of the rate control (the only file outside code imports from this folder;
+ * README.md beside it has the design): the request throttle shared by every request of a
+ * client. At most `concurrency` requests in flight (p-limit), starts paced by start-pacer.ts
+ * at the rate of rate-controller.ts, and pauses (a 429's wait, RateLimit-Remaining 0) that
+ * hold every start.
  *
- * What the server says is used as it comes: RateLimit-Limit caps the rate, the highest
- * RateLimit-Remaining + 1 is its burst (at most one second of requests), and a 429 with
- * RateLimit-Remaining 0 first halves that burst, then lowers the rate. A 429 with
- * RateLimit-Remaining above 0 is overload (the limit was not reached). A 429 that says
- * nothing is weighed by the RateController: it lowers the rate only when the 429s are
- * evidence that the rate is too high.
+ * It acts on each reply's verdict (classify-reply.ts) through `settle`: RateLimit-Limit caps
+ * the rate, the highest RateLimit-Remaining + 1 is the server's burst (at most one second of
+ * requests), and a 429 is weighed: with RateLimit-Remaining 0 it first halves that burst,
+ * then lowers the rate; with RateLimit-Remaining above 0 it is overload (the limit was not
+ * reached); one that says nothing goes to the RateController, which lowers the rate only
+ * when the 429s are evidence that the rate is too high.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import { RateController } from './rate-controller.js';
+import type { RateLimitAdvice } from './rate-limit-wait.js';
 import { type PacerLimits, StartPacer } from './start-pacer.js';
+
+export { type RateLimitAdvice, rateLimitWait } from './rate-limit-wait.js';
 
 export interface ThrottleClock {
   /** Milliseconds on a monotonic clock. */
@@ -38,6 +43,15 @@ export interface ThrottleState {
 
 /** Why a 429 paused the run: the server was overloaded, or our rate was too high. */
 export type RefusalKind = 'overload' | 'rate-limit';
+
+/** What the throttle weighs of a reply's verdict (classify-reply.ts's ReplyVerdict is one). */
+export interface SettledReply {
+  readonly type: 'success' | 'retry' | 'fatal' | 'throttled';
+  /** What the reply's RateLimit-* headers said; absent when no reply came. */
+  readonly limits?: RateLimitAdvice;
+  /** The pause a 429 asked (throttled only), ms. */
+  readonly waitMs?: number;
+}
 
 export class Throttle {
   private readonly limit: LimitFunction;
@@ -82,6 +96,20 @@ export class Throttle {
   /** Holds every start for `ms` (a Retry-After, or RateLimit-Remaining 0 until Reset). */
   pauseFor(ms: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
+  }
+
+  /**
+   * Weighs the verdict on a reply to a request started at `sentAt`: its RateLimit-* headers,
+   * then the reply itself, a 429 or not. Returns, for a 429, whether it was overload or the
+   * rate limit. Without a reply (a connection failure) there is nothing to weigh.
+   */
+  settle(verdict: SettledReply, sentAt: number): RefusalKind | undefined {
+    const { limits } = verdict;
+    if (limits === undefined) return undefined;
+    this.observe(limits.limitRps, limits.remaining);
+    if (verdict.type === 'throttled') return this.refused(limits.remaining, sentAt, verdict.waitMs);
+    this.accepted(sentAt);
+    return undefined;
   }
 
   /** The RateLimit-* headers of any reply: Limit caps the rate, Remaining teaches the burst. */

@@ -1,0 +1,158 @@
+/**
+ * The one decision per API reply: what an attempt's outcome means for the client. Every
+ * header the client acts on (Retry-After, RateLimit-*) and every status is read here, once;
+ * retry (send-with-retry.ts), pacing and rate control (throttle/throttle.ts) act on the
+ * verdict instead of reading the reply again.
+ *
+ * - success: a 2xx with a JSON body (or none);
+ * - retry: a transient failure, with its reason (500/502/503/504, a 2xx whose body is not
+ *   JSON, a connection failure, a body that could not be read);
+ * - fatal: not worth retrying, with the error to throw (a 4xx, an untrusted certificate);
+ * - throttled: a 429, with the wait it asked (Retry-After, or the backoff without one; capped
+ *   at maxRetryAfterMs) and what its RateLimit-* headers said. Whether it was overload or
+ *   the rate limit is the throttle's answer when it weighs the verdict (Throttle.settle):
+ *   RateLimit-Remaining says so when sent, else the evidence of the replies before it.
+ *
+ * Every verdict of a reply carries its RateLimit-* headers (`limits`); one that is not a 429
+ * and says RateLimit-Remaining 0 also carries the pause it asks of every request (`pauseMs`).
+ */
+import { headerOf } from '../util/header-of.js';
+import {
+  describeStatus,
+  errorDetails,
+  explainClientError,
+  FatalApiError,
+  statusLine,
+  where,
+} from './errors.js';
+import { parseRetryAfter } from './parse-retry-after.js';
+import type { Attempt, RawReply, Reply } from './send-attempt.js';
+import { type RateLimitAdvice, rateLimitWait } from './throttle/throttle.js';
+
+export type ReplyVerdict =
+  | {
+      readonly type: 'success';
+      readonly reply: Reply;
+      /** What the reply's RateLimit-* headers said (every verdict on a reply carries them). */
+      readonly limits: RateLimitAdvice;
+      /** RateLimit-Remaining 0 on a reply that is not a 429: the pause every request takes (capped), ms. */
+      readonly pauseMs?: number;
+    }
+  | {
+      readonly type: 'retry';
+      readonly reason: string;
+      readonly status?: number;
+      /** Absent when no reply came (the connection failed, or its body could not be read). */
+      readonly limits?: RateLimitAdvice;
+      readonly pauseMs?: number;
+    }
+  | {
+      readonly type: 'fatal';
+      readonly error: FatalApiError;
+      readonly limits?: RateLimitAdvice;
+      readonly pauseMs?: number;
+    }
+  | {
+      readonly type: 'throttled';
+      /** The pause every request takes: Retry-After, or the backoff without one, capped. */
+      readonly waitMs: number;
+      /** True when Retry-After asked for more than maxRetryAfterMs. */
+      readonly capped: boolean;
+      readonly limits: RateLimitAdvice;
+    };
+
+/** How the client reads replies to one call. */
+export interface ReplyPolicy {
+  /** `GET /v3/...`: names the call in errors and reasons. */
+  readonly endpoint: string;
+  /** Wall-clock ms: Retry-After and RateLimit-Reset name wall-clock times. */
+  readonly now: number;
+  readonly maxRetryAfterMs: number;
+  /** The wait of a 429 without a (readable) Retry-After. */
+  readonly backoffMs: () => number;
+}
+
+const RETRIABLE_STATUS = new Set([500, 502, 503, 504]);
+const INVALID_JSON = Symbol('invalid JSON');
+
+export function classifyReply(attempt: Attempt, policy: ReplyPolicy): ReplyVerdict {
+  if (attempt.reply === undefined) return classifyFailure(attempt, policy.endpoint);
+  const { reply } = attempt;
+  const limits = rateLimitWait((name) => headerOf(reply, name), policy.now);
+  if (reply.status === 429) return classifyRefusal(reply, limits, policy);
+  const pause =
+    limits.waitMs === undefined ? {} : { pauseMs: Math.min(limits.waitMs, policy.maxRetryAfterMs) };
+  return { ...classifyStatus(reply, attempt.requestId, policy.endpoint), limits, ...pause };
+}
+
+/** A 429: the wait it asks for every request. */
+function classifyRefusal(reply: RawReply, limits: RateLimitAdvice, policy: ReplyPolicy): ReplyVerdict {
+  const asked = parseRetryAfter(headerOf(reply, 'retry-after'), policy.now);
+  const capped = asked !== undefined && asked > policy.maxRetryAfterMs;
+  const waitMs = Math.min(asked ?? policy.backoffMs(), policy.maxRetryAfterMs);
+  return { type: 'throttled', waitMs, capped, limits };
+}
+
+/** A reply other than a 429, by its status and body. */
+function classifyStatus(
+  reply: RawReply,
+  requestId: string | undefined,
+  endpoint: string,
+):
+  | { type: 'success'; reply: Reply }
+  | { type: 'retry'; reason: string; status: number }
+  | {
+      type: 'fatal';
+      error: FatalApiError;
+    } {
+  const { status } = reply;
+  if (status >= 200 && status < 300) {
+    const json = parseBody(reply.text, status);
+    if (json !== INVALID_JSON) return { type: 'success', reply: { status, headers: reply.headers, json } };
+    return { type: 'retry', reason: `${statusLine(status)} with a body that is not valid JSON`, status };
+  }
+  if (RETRIABLE_STATUS.has(status)) return { type: 'retry', reason: statusLine(status), status };
+  const details = errorDetails(parseBody(reply.text, status));
+  const message = `${describeStatus(status, endpoint, requestId)}: ${explainClientError(status, endpoint, details)}`;
+  return { type: 'fatal', error: new FatalApiError(message, endpoint, status, requestId) };
+}
+
+/** No reply: an untrusted certificate is fatal, any other failure is retried. */
+function classifyFailure(attempt: Attempt, endpoint: string): ReplyVerdict {
+  const tlsCode = tlsTrustErrorCode(attempt.error);
+  if (tlsCode !== undefined) {
+    // Retrying cannot make an untrusted certificate trusted: fail at once, saying what to do.
+    const message = `TLS certificate not trusted ${where(endpoint, undefined)}: ${tlsCode} (trust the server's CA with the ca option)`;
+    return {
+      type: 'fatal',
+      error: new FatalApiError(message, endpoint, undefined, undefined, { cause: attempt.error }),
+    };
+  }
+  // undici's messages name the failure (reset, timeout, body read), never the headers sent.
+  const cause = attempt.error instanceof Error ? attempt.error.message : String(attempt.error);
+  const { status } = attempt;
+  return status === undefined
+    ? { type: 'retry', reason: `connection failed (${cause})` }
+    : { type: 'retry', reason: `${statusLine(status)} body read failed (${cause})`, status };
+}
+
+/** Node's codes for a certificate chain or name that does not verify. */
+const TLS_TRUST_CODES =
+  /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+function tlsTrustErrorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && TLS_TRUST_CODES.test(code)) return code;
+  }
+  return undefined;
+}
+
+function parseBody(text: string, status: number): unknown {
+  if (text === '' || status === 204) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return INVALID_JSON;
+  }
+}
