@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { type ApiFlags, addApiOptions, withApi } from './api-context.js';
-import { numberIn } from './simulate-command.js';
+import { numberIn } from './number-in.js';
 
 type JsonFlag = ApiFlags & { json?: boolean };
 

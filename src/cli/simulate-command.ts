@@ -2,17 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type Inconsistency, parseInconsistencies } from '../simulator/inconsistency.js';
 import { type InjectedChange, parseChange } from '../simulator/model/history.js';
 import { UserError } from '../util/user-error.js';
-
-/** Parses a flag value as a number within bounds, naming the flag when it is not. */
-export function numberIn(min: number, max: number, integer = false) {
-  return (raw: string): number => {
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-      throw new InvalidArgumentError(`expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
-    }
-    return value;
-  };
-}
+import { numberIn, portNumber } from './number-in.js';
 
 const rate = numberIn(0, 1);
 
@@ -51,7 +41,7 @@ export function registerSimulate(program: Command): void {
         'its API key is sim-key (CW_API_KEY=sim-key)',
     )
     .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
-    .option('--port <n>', 'port (0: any free port)', numberIn(0, 65535, true), 8080)
+    .option('--port <n>', 'port (0: any free port)', portNumber, 8080)
     .option('--seed <n>', 'data seed: the same seed gives the same data', numberIn(0, 2 ** 31, true), 1)
     .option('--workspaces <n>', 'workspaces', count(1000), 2)
     .option('--tags-per-workspace <n>', 'influencer tags per workspace', count(1000), 4)

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PORT, parseBounded } from '../config/bounded-number.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
 import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
@@ -81,7 +82,7 @@ export function registerSink(program: Command): void {
       const options = {
         dataDir: writableDataDir(flags),
         host: flags.host,
-        port: integerFlag('--port', flags.port, 0, 65_535),
+        port: integerFlag('--port', flags.port, PORT.min, PORT.max),
         publishIntervalMs: secondsFlag(
           '--publish-interval',
           flags.publishInterval,
@@ -145,16 +146,15 @@ async function sinkNotifier(flags: SinkFlags, dataDir: string, logger: Logger) {
 
 function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
-    throw new UserError(`${name} must be an integer ${min}..${max}, got "${value}"`);
+  const n = parseBounded(value, { min, max, integer: true });
+  if (n === undefined) throw new UserError(`${name} must be an integer ${min}..${max}, got "${value}"`);
   return n;
 }
 
+/** Seconds on the command line, milliseconds in the sink's options. */
 function secondsFlag(name: string, value: string | undefined, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max)
-    throw new UserError(`${name} must be a number of seconds 0..${max}, got "${value}"`);
+  const n = parseBounded(value, { min: 0, max });
+  if (n === undefined) throw new UserError(`${name} must be a number of seconds 0..${max}, got "${value}"`);
   return Math.round(n * 1000);
 }

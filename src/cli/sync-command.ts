@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
-import { numberIn } from './simulate-command.js';
+import { numberIn } from './number-in.js';
 
 /** A repeatable --campaign: the ids in the order given; an empty one is refused. */
 export const collect = (value: string, previous: string[] = []) => {
