@@ -81,18 +81,19 @@ export interface SyncSummary {
 export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncSummary> {
   const session = openSession(config, deps);
   try {
-    const ctx = await begin(session);
+    const begun = await begin(session);
+    // The tag ids the API lists, to check the segments' tag filters against.
     const tagIds = await extractGlobals(
-      ctx,
+      begun,
       config.segments.some((s) => s.tags?.length),
     );
     const warnings = segmentWarnings(config.segments, tagIds ?? new Set());
     for (const warning of warnings) deps.logger.warn(warning);
-    const plan = await planUnits(ctx, session.segments, config.campaigns, warnings);
-    await extractUnits(ctx, plan, config.concurrency, (unitsDone) =>
-      deps.onProgress?.(progressOf(session, ctx.api, unitsDone, plan.units.length)),
+    const plan = await planUnits(begun, session.segments, config.campaigns, warnings);
+    await extractUnits(begun, plan, config.concurrency, (unitsDone) =>
+      deps.onProgress?.(progressOf(session, begun.api, unitsDone, plan.units.length)),
     );
-    return await checkAndPublish(session, ctx, plan, warnings);
+    return await checkAndPublish(session, begun, plan, warnings);
   } catch (error) {
     await recordFailure(session, error);
     throw error;
@@ -116,7 +117,7 @@ interface SyncSession {
   staging?: StagingWriter;
 }
 
-/** The snapshot date (relabelled with a warning when the API has not refreshed it yet) and the state database. */
+/** The snapshot date (see resolveSnapshotDate: a relabelled run is warned about) and the state database. */
 function openSession(config: SyncConfig, deps: SyncDeps): SyncSession {
   const started = Date.now();
   const { date: snapshotDate, relabelled } = resolveSnapshotDate(
