@@ -17,8 +17,8 @@ import { flag, report, runSyncCli, startSimulatorProcess, tempDir } from './benc
 import { cloneDays, datesAfter } from './lake-history.js';
 
 /**
- * Defaults: 200 campaigns of 1,000 posts on average, about 170,000 posts (the issue's
- * account): every seventh simulated campaign has no posts.
+ * Defaults: 200 campaigns of 1,000 posts on average, about 170,000 posts (the
+ * account the checks' targets were set on): every seventh simulated campaign has no posts.
  */
 const DEFAULT_CAMPAIGNS = 200;
 const DEFAULT_POSTS = 1_000;

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Table from 'cli-table3';
 import { queryReadOnly } from '../src/warehouse/read/query-read-only.js';
 import { publishedPath } from '../src/warehouse/warehouse-paths.js';
+import { flag } from './bench-processes.js';
 import {
   type BenchHook,
   benchDocument,
@@ -37,11 +38,6 @@ const DEFAULT_LOAD_RATE = 1_000;
 const PROBE_EVERY_MS = 5_000;
 /** How often the published file is re-opened to look for probes. */
 const POLL_MS = 100;
-
-function flag(args: string[], name: string, fallback: number): number {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : fallback;
-}
 
 async function sendProbe(url: string, hook: BenchHook, id: string): Promise<number> {
   const { body, headers } = signedDelivery(hook, [benchDocument(id)]);
@@ -94,10 +90,10 @@ function summarize(ms: number[]): { median: number; max: number } {
 }
 
 export async function runFreshnessBench(args: string[]): Promise<Record<string, number>> {
-  const intervalSeconds = flag(args, '--interval', DEFAULT_INTERVAL_SECONDS);
-  const samples = flag(args, '--samples', DEFAULT_SAMPLES);
-  const loadSeconds = flag(args, '--load-seconds', DEFAULT_LOAD_SECONDS);
-  const loadRate = flag(args, '--load-rate', DEFAULT_LOAD_RATE);
+  const intervalSeconds = flag(args, 'interval', DEFAULT_INTERVAL_SECONDS);
+  const samples = flag(args, 'samples', DEFAULT_SAMPLES);
+  const loadSeconds = flag(args, 'load-seconds', DEFAULT_LOAD_SECONDS);
+  const loadRate = flag(args, 'load-rate', DEFAULT_LOAD_RATE);
   const dataDir = mkdtempSync(join(tmpdir(), 'cw-bench-fresh-'));
   const timeoutMs = (intervalSeconds + 60) * 1000;
   try {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- hostile [--phase a|b] [--seconds S] [--bodies N] [--body-mib M] [--trickle N] [--cli PATH]`:
  * the sink (built CLI, default options, a child process) under hostile clients on loopback,
- * while a genuine sender delivers one signed delivery every 50 ms throughout (issue 23).
+ * while a genuine sender delivers one signed delivery every 50 ms throughout.
  *
  * (a) `--bodies` (1,000) senders each POST a forged 10 MiB body (a well-formed, wrong
  *     signature) to a valid hook path, again 200 ms after each answer, for `--seconds`; each
@@ -44,7 +44,7 @@ import {
   startSinkChild,
 } from './sink-harness.js';
 
-/** The issue's genuine sender: one delivery every 50 ms. */
+/** The genuine sender: one delivery every 50 ms, a steady hook's pace the attack must not disturb. */
 const GENUINE_EVERY_MS = 50;
 /** A genuine delivery not answered in 10 s counts as failed (the API's own timeout is not documented). */
 const GENUINE_TIMEOUT_MS = 10_000;

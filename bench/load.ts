@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import Table from 'cli-table3';
+import { normalizeInfluencers, normalizePosts } from '../src/normalize/index.js';
 import type { Row, TableRows } from '../src/normalize/rows.js';
 import { applyMigrations } from '../src/warehouse/apply-migrations.js';
 import { openDatabase } from '../src/warehouse/open-database.js';
 import { openStaging } from '../src/warehouse/staging/open-staging.js';
 import { columnKind, converterFor, toDuckDBValue } from '../src/warehouse/staging/to-duckdb-value.js';
 import { sqlIdentifier, sqlString } from '../src/warehouse/warehouse-paths.js';
-import { localNormalizeInfluencers, localNormalizePosts, type Normalize } from './load-local-normalize.js';
 import { type CampaignPages, generatePages } from './load-pages.js';
 
 /** Defaults: 60 campaigns x 2,200 posts x 200 influencers, about 1.04M warehouse rows. */
@@ -21,32 +21,9 @@ const DEFAULT_NAIVE_ROWS = 20_000;
 const SNAPSHOT_DATE = '2026-11-20';
 const SEEN_AT = '2026-11-20T21:30:00.000Z';
 
-interface Normalizers {
-  readonly name: string;
-  readonly posts: Normalize;
-  readonly influencers: Normalize;
-}
-
-/** The project's normalizers when built, else the local stand-ins (reported as such). */
-async function loadNormalizers(): Promise<Normalizers> {
-  const modulePath = '../src/normalize/index.js';
-  try {
-    const module = (await import(modulePath)) as {
-      normalizePosts?: Normalize;
-      normalizeInfluencers?: Normalize;
-    };
-    if (module.normalizePosts && module.normalizeInfluencers) {
-      return {
-        name: 'src/normalize',
-        posts: module.normalizePosts,
-        influencers: module.normalizeInfluencers,
-      };
-    }
-  } catch {
-    // not built yet: fall through to the stand-ins
-  }
-  return { name: 'bench stand-in', posts: localNormalizePosts, influencers: localNormalizeInfluencers };
-}
+/** The normalizers the bench runs: the project's own (src/normalize). */
+const NORMALIZERS = { name: 'src/normalize', posts: normalizePosts, influencers: normalizeInfluencers };
+type Normalizers = typeof NORMALIZERS;
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(`--${name}`);
@@ -81,7 +58,7 @@ export async function runLoadBench(args: string[]): Promise<Record<string, numbe
   const postsPerCampaign = option(args, 'posts-per-campaign', DEFAULT_POSTS_PER_CAMPAIGN);
   const influencersPerCampaign = option(args, 'influencers-per-campaign', DEFAULT_INFLUENCERS_PER_CAMPAIGN);
   const naiveRows = option(args, 'naive-rows', DEFAULT_NAIVE_ROWS);
-  const normalizers = await loadNormalizers();
+  const normalizers = NORMALIZERS;
   const pages = generatePages(campaigns, postsPerCampaign, influencersPerCampaign);
   const dir = mkdtempSync(join(tmpdir(), 'cw-bench-load-'));
   try {

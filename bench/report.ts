@@ -7,11 +7,7 @@
  * The history is generated with SQL and published day by day through the lake's own
  * publishSync (report-history.ts), not synced: a sync of that size
  * through the simulator would take hours and measure the sync, not the report.
- *
- * Figures of 2026-11-24 on the lake, the 2-core machine otherwise quiet: 45.9M post_metrics
- * rows, a 1.76 GB lake published day by day in 158 s; report 0.90 s median (max 0.91 s) with
- * the default 30 days, 0.97 s over all 180 days, 0.81 s for two campaigns of segment video;
- * peak RSS 231 MB; 193 KB of HTML. (On the native file before the lake: 1.25 s, 2.1 s, 1.42 s.)
+ * Measurements: bench/RESULTS.md.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

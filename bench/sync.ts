@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- sync [--runs N] [--only NAME]`: full syncs (the CLI, as a user runs
- * it) against a simulator process in the four scenarios of issue 13, each the median of
+ * it) against a simulator process in four scenarios, each the median of
  * `runs` (default 3): wall time of the sync against its floor, the share of 429s, and the
  * peak RSS of the sync process.
  *
@@ -13,16 +13,8 @@
  * - strict: a strict bucket (25/s, burst 1) just above --rps 20. Floor: requests / 20.
  *   Target: at most 1.15, no 429.
  *
- * The floors follow the issue: what the API allows, with no time lost. The sync's
- * duration includes opening the staging file and publishing (a second or less).
- *
- * Measured 2026-11-24 on the 2-core machine shared with other work (load 1.6 to 4),
- * medians of 3: plain 1.05, no 429; overload 1.03; half 0.99 (1.03 of successful requests
- * / 10), 3.7% 429s; strict 1.03, no 429. Peak RSS 208 MB. On the quiet machine later that
- * day, half drew 17 429s of 253 (6.7%) in two runs of three: its first estimate of the
- * server's rate came out above it. With the estimate shaded half a token low
- * (accept-rate.ts): plain 1.06, no 429; overload 1.05; half 1.00, 4.1% 429s (10, 10 and 7
- * of about 245; a run drawing 7 took 1.16 of the floor); strict 1.05, no 429; peak 206 MB.
+ * The floors are what the API allows, with no time lost. The sync's duration includes
+ * opening the staging file and publishing (a second or less). Measurements: bench/RESULTS.md.
  */
 import { flag, report, runSyncCli, startSimulatorProcess } from './bench-processes.js';
 

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { type ApiFlags, addApiOptions, withApi } from './api-context.js';
-import { numberIn } from './simulate-command.js';
+import { numberIn } from './number-in.js';
 
 type JsonFlag = ApiFlags & { json?: boolean };
 
@@ -8,7 +8,14 @@ export function registerHooks(program: Command): void {
   const hooks = program
     .command('hooks')
     .description('manage the API hooks that push search results to the sink (secrets stay in the state DB)');
+  registerCreate(hooks);
+  registerList(hooks);
+  registerGet(hooks);
+  registerDelete(hooks);
+}
 
+/** `hooks create`: a hook for a predefined search, pushing to the sink; its secret never printed. */
+function registerCreate(hooks: Command): void {
   addApiOptions(
     hooks
       .command('create')
@@ -45,7 +52,10 @@ export function registerHooks(program: Command): void {
     );
     print([view], flags.json, true);
   });
+}
 
+/** `hooks list`: the API's hooks merged with the local registry. */
+function registerList(hooks: Command): void {
   addApiOptions(
     hooks
       .command('list')
@@ -61,7 +71,10 @@ export function registerHooks(program: Command): void {
     if (!flags.json && shown.length < views.length)
       process.stdout.write(`(${views.length - shown.length} deleted hook(s) not shown: --all lists them)\n`);
   });
+}
 
+/** `hooks get <hook-id>`: one hook. */
+function registerGet(hooks: Command): void {
   addApiOptions(
     hooks
       .command('get')
@@ -76,7 +89,10 @@ export function registerHooks(program: Command): void {
       true,
     );
   });
+}
 
+/** `hooks delete <hook-id>`: on the API and in the registry. */
+function registerDelete(hooks: Command): void {
   addApiOptions(
     hooks
       .command('delete')

@@ -12,14 +12,47 @@ import { deliveries } from '../state/inbox-schema.js';
 import type { ReadOnlySqlite } from '../state/open-sqlite.js';
 import { hooks, runs } from '../state/schema.js';
 import { openStateDbReadOnly, STATE_DB_FILE } from '../state/state-db.js';
-import { dataCheckStatus } from './data-check-status.js';
-import type { StatusReport } from './status-report.js';
+import { type DataCheckStatus, dataCheckStatus } from './data-check-status.js';
+
+/** One sync run as `status` lists it. */
+export interface StatusRun {
+  runId: string;
+  snapshotDate: string;
+  status: string;
+  trigger: string;
+  startedAt: string;
+  finishedAt: string | null;
+  requests: number;
+  retries: number;
+  throttled: number;
+  rowsWritten: number;
+  /** Attempts of the run that failed (the scheduler's retries back off by it). */
+  failures: number;
+  error: string | null;
+}
+
+/** One hook as `status` lists it: never its secret, only whether one is held. */
+export interface StatusHook {
+  hookId: string;
+  searchId: number;
+  searchType: string | null;
+  status: string | null;
+  targetUrl: string;
+  deleted: boolean;
+  secretHeld: boolean;
+}
+
+export interface StatusInbox {
+  backlog: number;
+  lastDelivery: string | null;
+  lastPublish: string | null;
+}
 
 export interface StatusFiles {
-  runs: StatusReport['runs'];
-  hooks: StatusReport['hooks'];
-  inbox: StatusReport['inbox'];
-  dataChecks: StatusReport['dataChecks'];
+  runs: StatusRun[];
+  hooks: StatusHook[];
+  inbox: StatusInbox;
+  dataChecks: DataCheckStatus | null;
   /** Files whose schema is older than this release's. */
   olderSchema: string[];
 }
@@ -93,7 +126,7 @@ function readState(state: NonNullable<ReturnType<typeof openStateDbReadOnly>>) {
 }
 
 /** Backlog, last delivery and last publish; an inbox from before the loader's watermark marked each delivery. */
-function readInbox(inbox: NonNullable<ReturnType<typeof openInboxDbReadOnly>>): StatusReport['inbox'] {
+function readInbox(inbox: NonNullable<ReturnType<typeof openInboxDbReadOnly>>): StatusInbox {
   const lastDelivery =
     inbox.db
       .select({ at: max(deliveries.receivedAt) })

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ServiceFlags } from '../config/service-config.js';
 import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
-import { numberIn } from './simulate-command.js';
+import { numberIn, portNumber } from './number-in.js';
 import {
   GUARD_OPTIONS,
   MAX_CONNECTIONS,
@@ -21,7 +21,7 @@ export function registerServe(program: Command): void {
       'sink address (put a TLS-terminating proxy in front: the API pushes to HTTPS only)',
       '127.0.0.1',
     )
-    .option('--port <n>', 'sink port', numberIn(0, 65535, true), 8787)
+    .option('--port <n>', 'sink port', portNumber, 8787)
     .option(
       '--publish-interval <seconds>',
       'longest time from acknowledgement to the published warehouse',

@@ -1,18 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type Inconsistency, parseInconsistencies } from '../simulator/inconsistency.js';
 import { type InjectedChange, parseChange } from '../simulator/model/history.js';
+import type { SimulatorInput } from '../simulator/simulator-options.js';
 import { UserError } from '../util/user-error.js';
-
-/** Parses a flag value as a number within bounds, naming the flag when it is not. */
-export function numberIn(min: number, max: number, integer = false) {
-  return (raw: string): number => {
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-      throw new InvalidArgumentError(`expected ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
-    }
-    return value;
-  };
-}
+import { numberIn, portNumber } from './number-in.js';
 
 const rate = numberIn(0, 1);
 
@@ -51,7 +42,7 @@ export function registerSimulate(program: Command): void {
         'its API key is sim-key (CW_API_KEY=sim-key)',
     )
     .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
-    .option('--port <n>', 'port (0: any free port)', numberIn(0, 65535, true), 8080)
+    .option('--port <n>', 'port (0: any free port)', portNumber, 8080)
     .option('--seed <n>', 'data seed: the same seed gives the same data', numberIn(0, 2 ** 31, true), 1)
     .option('--workspaces <n>', 'workspaces', count(1000), 2)
     .option('--tags-per-workspace <n>', 'influencer tags per workspace', count(1000), 4)
@@ -98,75 +89,79 @@ export function registerSimulate(program: Command): void {
     .option('--tls', 'serve HTTPS with a generated self-signed certificate (printed as PEM)')
     .option('--start-time <iso>', 'start of the simulated clock (default: now)')
     .option('--deliveries-per-second <n>', 'pushes per second to each live hook', numberIn(0, 10_000), 2)
-    .action(async (o: SimulateFlags) => {
-      const startTime = o.startTime === undefined ? undefined : new Date(o.startTime);
-      if (startTime && Number.isNaN(startTime.getTime())) {
-        throw new UserError(`--start-time: "${o.startTime}" is not an ISO-8601 time`);
-      }
-      if (o.burst !== undefined && o.rps === undefined) throw new UserError('--burst needs --rps');
-      if (o.quietLimit && o.rps === undefined) throw new UserError('--quiet-limit needs --rps');
-      // Listen before starting, so a signal right after "listening" still closes cleanly.
-      const [{ startSimulator }, { listenForStop }, { listenFailure }] = await Promise.all([
-        import('../simulator/start-simulator.js'),
-        import('../util/stop-signals.js'),
-        import('../util/listen-failure.js'),
-      ]);
-      const stop = await listenForStop();
-      const sim = await startSimulator({
-        host: o.host,
-        port: o.port,
-        seed: o.seed,
-        size: {
-          workspaces: o.workspaces,
-          tagsPerWorkspace: o.tagsPerWorkspace,
-          campaigns: o.campaigns,
-          postsPerCampaign: o.postsPerCampaign,
-          influencersPerCampaign: o.influencersPerCampaign,
-        },
-        ...(o.rps
-          ? {
-              rateLimit: {
-                rps: o.rps,
-                burst: o.burst ?? Math.max(1, Math.ceil(o.rps)),
-                announce: !o.quietLimit,
-              },
-            }
-          : {}),
-        retryAfterFormat: o.retryAfterFormat,
-        faults: {
-          overloadRate: o.overloadRate,
-          overloadRetryAfterMs: o.overloadRetryAfter,
-          error500Rate: o.fault500,
-          error503Rate: o.fault503,
-          resetRate: o.faultReset,
-          slowRate: o.faultSlow,
-          slowMs: o.slowMs,
-          truncateRate: o.faultTruncate,
-          invalidJsonRate: o.faultInvalidJson,
-        },
-        drift: Boolean(o.drift),
-        ...(o.inconsistent ? { inconsistent: o.inconsistent } : {}),
-        history: { live: Boolean(o.history), changes: o.change ?? [] },
-        tls: Boolean(o.tls),
-        ...(startTime ? { startTime } : {}),
-        hooks: { deliveriesPerSecond: o.deliveriesPerSecond },
-      }).catch((error: unknown) => {
-        stop.dispose();
-        throw listenFailure(error, 'simulate', o.host, o.port);
-      });
-      process.stdout.write(
-        `simulator listening on ${sim.url} (simulated time ${sim.clock.now().toISOString()})\n` +
-          'keys: sim-key (all areas), sim-streaming-key (hooks and schemas only), sim-influencers-key (influencer endpoints only)\n' +
-          'serves: /v3/accounts/me/partner/workspaces, /v3/influencers/{tags,campaigns}, /v3/influencers/campaigns/{id}[/posts|/influencers],\n' +
-          '        /v3/hooks[/{id}], /v3/schemas/{social,editorial,broadcast}_streaming.json, /v3/searches; introspection: /__sim/stats\n' +
-          `try:    CW_BASE_URL=${sim.url} CW_API_KEY=sim-key campaign-warehouse sync\n`,
-      );
-      if (sim.ca)
-        process.stdout.write(`TLS certificate (save as a file and point CW_CA_FILE at it):\n${sim.ca}`);
-      await stop.requested;
-      await sim.close();
-      stop.dispose();
-    });
+    .action(runSimulateCommand);
+}
+
+/** `simulate`: the simulator listening until SIGINT/SIGTERM, then closed. */
+async function runSimulateCommand(o: SimulateFlags): Promise<void> {
+  const input = simulatorInput(o);
+  // Listen before starting, so a signal right after "listening" still closes cleanly.
+  const [{ startSimulator }, { listenForStop }, { listenFailure }] = await Promise.all([
+    import('../simulator/start-simulator.js'),
+    import('../util/stop-signals.js'),
+    import('../util/listen-failure.js'),
+  ]);
+  const stop = await listenForStop();
+  const sim = await startSimulator(input).catch((error: unknown) => {
+    stop.dispose();
+    throw listenFailure(error, 'simulate', o.host, o.port);
+  });
+  process.stdout.write(
+    `simulator listening on ${sim.url} (simulated time ${sim.clock.now().toISOString()})\n` +
+      'keys: sim-key (all areas), sim-streaming-key (hooks and schemas only), sim-influencers-key (influencer endpoints only)\n' +
+      'serves: /v3/accounts/me/partner/workspaces, /v3/influencers/{tags,campaigns}, /v3/influencers/campaigns/{id}[/posts|/influencers],\n' +
+      '        /v3/hooks[/{id}], /v3/schemas/{social,editorial,broadcast}_streaming.json, /v3/searches; introspection: /__sim/stats\n' +
+      `try:    CW_BASE_URL=${sim.url} CW_API_KEY=sim-key campaign-warehouse sync\n`,
+  );
+  if (sim.ca) process.stdout.write(`TLS certificate (save as a file and point CW_CA_FILE at it):\n${sim.ca}`);
+  await stop.requested;
+  await sim.close();
+  stop.dispose();
+}
+
+/** The flags as the simulator's input; a bad combination is a UserError naming the flags. */
+function simulatorInput(o: SimulateFlags): SimulatorInput {
+  const startTime = o.startTime === undefined ? undefined : new Date(o.startTime);
+  if (startTime && Number.isNaN(startTime.getTime())) {
+    throw new UserError(`--start-time: "${o.startTime}" is not an ISO-8601 time`);
+  }
+  if (o.burst !== undefined && o.rps === undefined) throw new UserError('--burst needs --rps');
+  if (o.quietLimit && o.rps === undefined) throw new UserError('--quiet-limit needs --rps');
+  return {
+    host: o.host,
+    port: o.port,
+    seed: o.seed,
+    size: {
+      workspaces: o.workspaces,
+      tagsPerWorkspace: o.tagsPerWorkspace,
+      campaigns: o.campaigns,
+      postsPerCampaign: o.postsPerCampaign,
+      influencersPerCampaign: o.influencersPerCampaign,
+    },
+    ...(o.rps
+      ? {
+          rateLimit: { rps: o.rps, burst: o.burst ?? Math.max(1, Math.ceil(o.rps)), announce: !o.quietLimit },
+        }
+      : {}),
+    retryAfterFormat: o.retryAfterFormat,
+    faults: {
+      overloadRate: o.overloadRate,
+      overloadRetryAfterMs: o.overloadRetryAfter,
+      error500Rate: o.fault500,
+      error503Rate: o.fault503,
+      resetRate: o.faultReset,
+      slowRate: o.faultSlow,
+      slowMs: o.slowMs,
+      truncateRate: o.faultTruncate,
+      invalidJsonRate: o.faultInvalidJson,
+    },
+    drift: Boolean(o.drift),
+    ...(o.inconsistent ? { inconsistent: o.inconsistent } : {}),
+    history: { live: Boolean(o.history), changes: o.change ?? [] },
+    tls: Boolean(o.tls),
+    ...(startTime ? { startTime } : {}),
+    hooks: { deliveriesPerSecond: o.deliveriesPerSecond },
+  };
 }
 
 interface SimulateFlags {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PORT, parseBounded } from '../config/bounded-number.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
 import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
@@ -68,60 +69,63 @@ export function registerSink(program: Command): void {
     .option(...GUARD_OPTIONS.maxConnections)
     .option(...dataDirOption('folder of state.sqlite, inbox.sqlite and warehouse.duckdb'))
     .option(...CONFIG_OPTION)
-    .action(async (flags: SinkFlags) => {
-      // Every option is checked before anything starts (a listener, a thread, a database).
-      const [{ writableDataDir }, { createLogger }, { listenForStop }, { probeListen }, sinkOptions] =
-        await Promise.all([
-          import('../config/command-data-dir.js'),
-          import('../util/logger.js'),
-          import('../util/stop-signals.js'),
-          import('../util/listen-failure.js'),
-          import('../sink/sink-options.js'),
-        ]);
-      const options = {
-        dataDir: writableDataDir(flags),
-        host: flags.host,
-        port: integerFlag('--port', flags.port, 0, 65_535),
-        publishIntervalMs: secondsFlag(
-          '--publish-interval',
-          flags.publishInterval,
-          MAX_PUBLISH_INTERVAL_SECONDS,
-        ),
-        bodyLimitBytes: integerFlag('--body-limit', flags.bodyLimit, 1, Number.MAX_SAFE_INTEGER),
-        bodyBudgetBytes: integerFlag('--body-budget', flags.bodyBudget, 1, Number.MAX_SAFE_INTEGER),
-        headersTimeoutMs: secondsFlag('--headers-timeout', flags.headersTimeout, MAX_TIMEOUT_SECONDS),
-        requestTimeoutMs: secondsFlag('--request-timeout', flags.requestTimeout, MAX_TIMEOUT_SECONDS),
-        keepAliveTimeoutMs: secondsFlag('--keep-alive-timeout', flags.keepAliveTimeout, MAX_TIMEOUT_SECONDS),
-        maxConnections: integerFlag('--max-connections', flags.maxConnections, 0, MAX_CONNECTIONS),
-      };
-      if (options.host !== undefined && options.host.trim() === '')
-        throw new UserError('--host: an address cannot be empty');
-      sinkOptions.checkSinkFlags(options);
-      const logger = createLogger('sink');
-      const notifier = await sinkNotifier(flags, options.dataDir, logger);
-      await probeListen(
-        'sink',
-        options.host ?? sinkOptions.DEFAULT_SINK_HOST,
-        options.port ?? sinkOptions.DEFAULT_SINK_PORT,
-      );
-      const stop = await listenForStop();
-      try {
-        logger.info({ dataDir: options.dataDir }, 'sink: starting');
-        const { startSink } = await import('../sink/start-sink.js');
-        const sink = await startSink({ ...options, logger, ...(notifier ? { notify: { notifier } } : {}) });
-        if ((await stop.receivedYet()) === undefined) logger.info({ url: sink.url }, 'sink: listening');
-        const signal = await stop.requested;
-        logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
-        await sink.close().catch((error: Error) => {
-          logger.error({ err: error.message }, 'sink: error while stopping');
-          process.exitCode = 1;
-        });
-        logger.info('sink: stopped');
-      } finally {
-        await notifier?.close(SINK_NOTIFY_WAIT_MS);
-        stop.dispose();
-      }
+    .action(runSinkCommand);
+}
+
+/** `sink`: every option checked before anything starts (a listener, a thread, a database), then the sink until a stop signal. */
+async function runSinkCommand(flags: SinkFlags): Promise<void> {
+  const [{ writableDataDir }, { createLogger }, { listenForStop }, { probeListen }, sinkOptions] =
+    await Promise.all([
+      import('../config/command-data-dir.js'),
+      import('../util/logger.js'),
+      import('../util/stop-signals.js'),
+      import('../util/listen-failure.js'),
+      import('../sink/sink-options.js'),
+    ]);
+  const options = { dataDir: writableDataDir(flags), ...sinkFlagOptions(flags) };
+  sinkOptions.checkSinkFlags(options);
+  const logger = createLogger('sink');
+  const notifier = await sinkNotifier(flags, options.dataDir, logger);
+  await probeListen(
+    'sink',
+    options.host ?? sinkOptions.DEFAULT_SINK_HOST,
+    options.port ?? sinkOptions.DEFAULT_SINK_PORT,
+  );
+  const stop = await listenForStop();
+  try {
+    logger.info({ dataDir: options.dataDir }, 'sink: starting');
+    const { startSink } = await import('../sink/start-sink.js');
+    const sink = await startSink({ ...options, logger, ...(notifier ? { notify: { notifier } } : {}) });
+    if ((await stop.receivedYet()) === undefined) logger.info({ url: sink.url }, 'sink: listening');
+    const signal = await stop.requested;
+    logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');
+    await sink.close().catch((error: Error) => {
+      logger.error({ err: error.message }, 'sink: error while stopping');
+      process.exitCode = 1;
     });
+    logger.info('sink: stopped');
+  } finally {
+    await notifier?.close(SINK_NOTIFY_WAIT_MS);
+    stop.dispose();
+  }
+}
+
+/** The flags as the sink's options (seconds to milliseconds); each bad value is a UserError naming its flag. */
+function sinkFlagOptions(flags: SinkFlags) {
+  const options = {
+    host: flags.host,
+    port: integerFlag('--port', flags.port, PORT.min, PORT.max),
+    publishIntervalMs: secondsFlag('--publish-interval', flags.publishInterval, MAX_PUBLISH_INTERVAL_SECONDS),
+    bodyLimitBytes: integerFlag('--body-limit', flags.bodyLimit, 1, Number.MAX_SAFE_INTEGER),
+    bodyBudgetBytes: integerFlag('--body-budget', flags.bodyBudget, 1, Number.MAX_SAFE_INTEGER),
+    headersTimeoutMs: secondsFlag('--headers-timeout', flags.headersTimeout, MAX_TIMEOUT_SECONDS),
+    requestTimeoutMs: secondsFlag('--request-timeout', flags.requestTimeout, MAX_TIMEOUT_SECONDS),
+    keepAliveTimeoutMs: secondsFlag('--keep-alive-timeout', flags.keepAliveTimeout, MAX_TIMEOUT_SECONDS),
+    maxConnections: integerFlag('--max-connections', flags.maxConnections, 0, MAX_CONNECTIONS),
+  };
+  if (options.host !== undefined && options.host.trim() === '')
+    throw new UserError('--host: an address cannot be empty');
+  return options;
 }
 
 /** How long a stopping sink waits for the notifications under way. */
@@ -145,16 +149,15 @@ async function sinkNotifier(flags: SinkFlags, dataDir: string, logger: Logger) {
 
 function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
-    throw new UserError(`${name} must be an integer ${min}..${max}, got "${value}"`);
+  const n = parseBounded(value, { min, max, integer: true });
+  if (n === undefined) throw new UserError(`${name} must be an integer ${min}..${max}, got "${value}"`);
   return n;
 }
 
+/** Seconds on the command line, milliseconds in the sink's options. */
 function secondsFlag(name: string, value: string | undefined, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max)
-    throw new UserError(`${name} must be a number of seconds 0..${max}, got "${value}"`);
+  const n = parseBounded(value, { min: 0, max });
+  if (n === undefined) throw new UserError(`${name} must be a number of seconds 0..${max}, got "${value}"`);
   return Math.round(n * 1000);
 }

@@ -13,7 +13,7 @@ import {
   newDrift,
   publishedDataChecks,
 } from './data-check-status.js';
-import { readStatusFiles } from './read-status-files.js';
+import { readStatusFiles, type StatusHook, type StatusInbox, type StatusRun } from './read-status-files.js';
 
 export interface StatusReport {
   dataDir: string;
@@ -22,31 +22,9 @@ export interface StatusReport {
   latestSnapshot: string | null;
   lastSucceededAt: string | null;
   rowCounts: Record<string, number>;
-  runs: {
-    runId: string;
-    snapshotDate: string;
-    status: string;
-    trigger: string;
-    startedAt: string;
-    finishedAt: string | null;
-    requests: number;
-    retries: number;
-    throttled: number;
-    rowsWritten: number;
-    /** Attempts of the run that failed (the scheduler's retries back off by it). */
-    failures: number;
-    error: string | null;
-  }[];
-  hooks: {
-    hookId: string;
-    searchId: number;
-    searchType: string | null;
-    status: string | null;
-    targetUrl: string;
-    deleted: boolean;
-    secretHeld: boolean;
-  }[];
-  inbox: { backlog: number; lastDelivery: string | null; lastPublish: string | null };
+  runs: StatusRun[];
+  hooks: StatusHook[];
+  inbox: StatusInbox;
   /** state.sqlite / inbox.sqlite when older than this release: read as they are, upgraded by the service's next start. */
   olderSchema: string[];
   /** The latest sync run's data checks (published or stopped by --strict). */

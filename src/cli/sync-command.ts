@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
-import { numberIn } from './simulate-command.js';
+import { numberIn } from './number-in.js';
 
 /** A repeatable --campaign: the ids in the order given; an empty one is refused. */
 export const collect = (value: string, previous: string[] = []) => {
@@ -32,87 +32,113 @@ export function registerSync(program: Command): void {
     .addOption(new Option('--trigger <name>').default('manual').hideHelp())
     // serve reports the outcomes of the syncs it starts itself (it knows the retries).
     .addOption(new Option('--no-notify').hideHelp())
-    .action(async (flags: SyncCommandFlags) => {
-      const { resolveSyncConfig } = await import('../config/sync-config.js');
-      const config = resolveSyncConfig(flags);
-      const [
-        { runSync },
-        { createLogger },
-        { createProgressReporter },
-        { formatSummary },
-        { textLogLine },
-        { startSyncNotifier },
-        { latestCompletedRefresh },
-      ] = await Promise.all([
-        import('../extract/run-sync.js'),
-        import('../util/logger.js'),
-        import('../extract/progress-reporter.js'),
-        import('../extract/format-summary.js'),
-        import('../util/text-log-line.js'),
-        import('../notify/sync-notifier.js'),
-        import('../extract/snapshot-date.js'),
-      ]);
-      // The output (README, "sync's output"): stdout has the summary only, as text unless
-      // --json; stderr has the log, JSON lines unless on a terminal, where it is text printed
-      // above the progress bar.
-      const tty = Boolean(process.stderr.isTTY);
-      let progress: { log(line: string): void } | undefined;
-      const toTerminal = (line: string) => {
-        const text = textLogLine(line);
-        if (progress) progress.log(text);
-        else process.stderr.write(text);
-      };
-      const logger = createLogger('sync', tty ? { write: toTerminal } : undefined);
-      const reporter = createProgressReporter(logger, tty);
-      const notifier = flags.notify
-        ? startSyncNotifier(config.notify, config.dataDir, logger, flags.trigger)
-        : undefined;
-      progress = reporter;
-      const abort = new AbortController();
-      const stop = () => abort.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      // Started by `serve` (run-sync-in-child.ts), the sync has an IPC channel to it: when
-      // the channel closes, serve is gone (even killed with SIGKILL) and the sync stops at a
-      // safe point instead of running on, orphaned. The channel alone keeps nothing alive.
-      process.channel?.unref();
-      process.once('disconnect', stop);
-      if (process.send && !process.connected) stop(); // serve died while this one started
-      try {
-        const summary = await runSync(config, {
-          logger,
-          now: () => new Date(),
-          onProgress: (p) => reporter.update(p),
-          onApiEvent: (e) => reporter.apiEvent(e),
-          signal: abort.signal,
-          trigger: flags.trigger,
-        });
-        reporter.stop();
-        process.stdout.write(flags.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
-        notifier?.succeeded(summary);
-      } catch (caught) {
-        reporter.stop();
-        // A full disk says so and names the data directory (SQLite may only say "disk I/O error").
-        const { explainNoSpace } = await import('../util/no-space.js');
-        const error = explainNoSpace(
-          caught,
-          config.dataDir,
-          '; free some space, then run the sync again: it resumes where it stopped',
-        );
-        // An interrupted sync (exit 130) did not fail: it resumes at the next run.
-        if ((error as { exitCode?: unknown }).exitCode !== 130)
-          notifier?.failed(config.snapshotDate ?? latestCompletedRefresh(new Date()), error);
-        // The CLI prints the one-line message; make sure an API failure exits non-zero.
-        if (typeof (error as { exitCode?: unknown }).exitCode !== 'number')
-          Object.assign(error as object, { exitCode: 1 });
-        throw error;
-      } finally {
-        await notifier?.close();
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        process.off('disconnect', stop);
-      }
+    .action(runSyncCommand);
+}
+
+/** `sync`: one run, its summary on stdout, its log on stderr, its outcome notified. */
+async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
+  const { resolveSyncConfig } = await import('../config/sync-config.js');
+  const config = resolveSyncConfig(flags);
+  const [{ runSync }, { formatSummary }, { startSyncNotifier }] = await Promise.all([
+    import('../extract/run-sync.js'),
+    import('../extract/format-summary.js'),
+    import('../notify/sync-notifier.js'),
+  ]);
+  const { logger, reporter } = await syncOutput();
+  const notifier = flags.notify
+    ? startSyncNotifier(config.notify, config.dataDir, logger, flags.trigger)
+    : undefined;
+  const stop = stopWhenAsked();
+  try {
+    const summary = await runSync(config, {
+      logger,
+      now: () => new Date(),
+      onProgress: (p) => reporter.update(p),
+      onApiEvent: (e) => reporter.apiEvent(e),
+      signal: stop.signal,
+      trigger: flags.trigger,
     });
+    reporter.stop();
+    process.stdout.write(flags.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
+    notifier?.succeeded(summary);
+  } catch (caught) {
+    reporter.stop();
+    throw await syncFailure(caught, config, notifier);
+  } finally {
+    await notifier?.close();
+    stop.dispose();
+  }
+}
+
+/**
+ * The output (README, "sync's output"): stdout has the summary only, as text unless --json;
+ * stderr has the log, JSON lines unless on a terminal, where it is text printed above the
+ * progress bar.
+ */
+async function syncOutput() {
+  const [{ createLogger }, { createProgressReporter }, { textLogLine }] = await Promise.all([
+    import('../util/logger.js'),
+    import('../extract/progress-reporter.js'),
+    import('../util/text-log-line.js'),
+  ]);
+  const tty = Boolean(process.stderr.isTTY);
+  let progress: { log(line: string): void } | undefined;
+  const toTerminal = (line: string) => {
+    const text = textLogLine(line);
+    if (progress) progress.log(text);
+    else process.stderr.write(text);
+  };
+  const logger = createLogger('sync', tty ? { write: toTerminal } : undefined);
+  const reporter = createProgressReporter(logger, tty);
+  progress = reporter;
+  return { logger, reporter };
+}
+
+/** SIGINT, SIGTERM, or the serve that started this sync gone: the run stops at a safe point. */
+function stopWhenAsked(): { signal: AbortSignal; dispose(): void } {
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // Started by `serve` (run-sync-in-child.ts), the sync has an IPC channel to it: when
+  // the channel closes, serve is gone (even killed with SIGKILL) and the sync stops at a
+  // safe point instead of running on, orphaned. The channel alone keeps nothing alive.
+  process.channel?.unref();
+  process.once('disconnect', stop);
+  if (process.send && !process.connected) stop(); // serve died while this one started
+  return {
+    signal: abort.signal,
+    dispose: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.off('disconnect', stop);
+    },
+  };
+}
+
+/** The error the CLI prints for a failed run, the failure notified unless the run was interrupted. */
+async function syncFailure(
+  caught: unknown,
+  config: { dataDir: string; snapshotDate?: string | undefined },
+  notifier: { failed(snapshotDate: string, error: unknown): void } | undefined,
+): Promise<unknown> {
+  const [{ explainNoSpace }, { latestCompletedRefresh }] = await Promise.all([
+    import('../util/no-space.js'),
+    import('../extract/snapshot-date.js'),
+  ]);
+  // A full disk says so and names the data directory (SQLite may only say "disk I/O error").
+  const error = explainNoSpace(
+    caught,
+    config.dataDir,
+    '; free some space, then run the sync again: it resumes where it stopped',
+  );
+  // An interrupted sync (exit 130) did not fail: it resumes at the next run.
+  if ((error as { exitCode?: unknown }).exitCode !== 130)
+    notifier?.failed(config.snapshotDate ?? latestCompletedRefresh(new Date()), error);
+  // The CLI prints the one-line message; make sure an API failure exits non-zero.
+  if (typeof (error as { exitCode?: unknown }).exitCode !== 'number')
+    Object.assign(error as object, { exitCode: 1 });
+  return error;
 }
 
 interface SyncCommandFlags {

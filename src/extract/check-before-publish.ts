@@ -79,10 +79,54 @@ export interface CheckBeforePublishInput {
   now(): Date;
 }
 
+/**
+ * Runs the data checks on the staged figures, records and logs their results; in strict mode
+ * a failing rule check stops the run before its publish (DataChecksFailedError).
+ */
 export async function checkBeforePublish(input: CheckBeforePublishInput): Promise<DataCheckSummary> {
-  let outcome: DataCheckOutcome;
+  const outcome = await runChecks(input);
+  if (!('results' in outcome)) return outcome; // the checks could not run
+  const results = outcome.results.map((r) => ({ ...r, campaigns: r.campaigns.slice(0, LISTED_CAMPAIGNS) }));
+  const { rules, history } = splitByKind(results);
+  const failed = rules.filter((r) => r.status === 'failed');
+  // Like a failing history check, one that cannot run (an unreadable previous snapshot) warns.
+  if (outcome.historyError) input.logger.warn({ err: outcome.historyError }, outcome.historyError);
+  saveDataCheckRecord(input.state, recordOf(input, results));
+  logResults(input.logger, outcome, rules, history);
+  // History checks never stop a run (a change across days can be real): strict is about rules.
+  if (failed.length && input.mode === 'strict') {
+    // The failing campaigns are fetched again by the next attempt (the others stay staged):
+    // a refresh caught half-way may be consistent on a second look.
+    input.registry.forgetUnits(
+      input.snapshotDate,
+      outcome.results
+        .filter((r) => r.kind !== 'history' && r.status === 'failed')
+        .flatMap((r) => r.campaigns.map((id) => ({ segment: r.segment, unit: `campaign:${id}` }))),
+    );
+    throw new DataChecksFailedError(failed);
+  }
+  return {
+    mode: input.mode,
+    ran: rules.length,
+    failed,
+    history: {
+      results: history,
+      files: outcome.historyFiles.length,
+      durationMs: outcome.historyMs,
+      ...(outcome.historyError ? { error: outcome.historyError } : {}),
+    },
+    drift: outcome.drift,
+    durationMs: outcome.durationMs,
+  };
+}
+
+/**
+ * The checks' outcome; or, when they cannot run, the summary saying so (a strict run stops
+ * instead). The figures are as fetched either way: a default run publishes and says so.
+ */
+async function runChecks(input: CheckBeforePublishInput): Promise<DataCheckOutcome | DataCheckSummary> {
   try {
-    outcome = await runDataChecks({
+    return await runDataChecks({
       stagingPath: input.stagingPath,
       snapshotDate: input.snapshotDate,
       runId: input.runId,
@@ -91,8 +135,6 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
       ...(input.history ? { history: input.history } : {}),
     });
   } catch (error) {
-    // The figures are as fetched either way: a check that cannot run stops a strict run
-    // only; a default run publishes and says so.
     const message = `data checks could not run: ${firstLine(error)}`;
     if (input.mode === 'strict') throw new Error(`${message} (strict: nothing published)`, { cause: error });
     input.logger.error({ err: message }, message);
@@ -107,20 +149,17 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
       error: message,
     };
   }
-  const results = outcome.results.map((r) => ({ ...r, campaigns: r.campaigns.slice(0, LISTED_CAMPAIGNS) }));
-  const { rules, history } = splitByKind(results);
+}
+
+/** A warning per failed check (rules, then history), the drift found, and one line of totals. */
+function logResults(
+  logger: Logger,
+  outcome: DataCheckOutcome,
+  rules: readonly DataCheckResult[],
+  history: readonly DataCheckResult[],
+): void {
   const failed = rules.filter((r) => r.status === 'failed');
-  const historySummary = {
-    results: history,
-    files: outcome.historyFiles.length,
-    durationMs: outcome.historyMs,
-    ...(outcome.historyError ? { error: outcome.historyError } : {}),
-  };
-  // Like a failing history check, one that cannot run (an unreadable previous snapshot) warns.
-  if (outcome.historyError) input.logger.warn({ err: outcome.historyError }, outcome.historyError);
   const historyFailed = history.filter((r) => r.status === 'failed');
-  saveDataCheckRecord(input.state, recordOf(input, results));
-  const { logger } = input;
   for (const r of [...failed, ...historyFailed])
     logger.warn(
       {
@@ -148,26 +187,6 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
     },
     'data checks done',
   );
-  // History checks never stop a run (a change across days can be real): strict is about rules.
-  if (failed.length && input.mode === 'strict') {
-    // The failing campaigns are fetched again by the next attempt (the others stay staged):
-    // a refresh caught half-way may be consistent on a second look.
-    input.registry.forgetUnits(
-      input.snapshotDate,
-      outcome.results
-        .filter((r) => r.kind !== 'history' && r.status === 'failed')
-        .flatMap((r) => r.campaigns.map((id) => ({ segment: r.segment, unit: `campaign:${id}` }))),
-    );
-    throw new DataChecksFailedError(failed);
-  }
-  return {
-    mode: input.mode,
-    ran: rules.length,
-    failed,
-    history: historySummary,
-    drift: outcome.drift,
-    durationMs: outcome.durationMs,
-  };
 }
 
 /** Rule checks apart from history checks (a record saved before history checks: all rules). */

@@ -5,27 +5,20 @@
  * resumed by the next run of the same snapshot date.
  */
 import { rm } from 'node:fs/promises';
-import pLimit from 'p-limit';
-import {
-  ALL_SEGMENT,
-  CAMPAIGN_RESOURCES,
-  GLOBAL_RESOURCES,
-  type Segment,
-  segmentFilter,
-} from '../../pipelines/campaign-pipeline.js';
-import type { ApiClient, ApiEvent, RawRecord } from '../api/types.js';
+import { ALL_SEGMENT, type Segment } from '../../pipelines/campaign-pipeline.js';
+import type { ApiClient, ApiEvent } from '../api/types.js';
 import type { SyncConfig } from '../config/sync-config.js';
-import { normalizeCampaignDetail } from '../normalize/index.js';
-import type { RowContext, TableRows } from '../normalize/rows.js';
-import { openStateDb } from '../state/state-db.js';
+import { openStateDb, type StateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/index.js';
 import { maintainLake, openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
 import { checkBeforePublish, type DataCheckSummary } from './check-before-publish.js';
-import { dropRepeated } from './drop-repeated.js';
-import { RunRegistry, type RunRow } from './run-registry.js';
+import type { ExtractContext } from './extract-context.js';
+import { extractGlobals } from './extract-globals.js';
+import { extractUnits, planUnits, type UnitPlan } from './extract-units.js';
+import { type RunCounters, RunRegistry, type RunRow } from './run-registry.js';
 import { segmentWarnings } from './segment-warnings.js';
 import { resolveSnapshotDate } from './snapshot-date.js';
 
@@ -81,7 +74,51 @@ export interface SyncSummary {
   readonly warnings: readonly string[];
 }
 
+/**
+ * The run, step by step: begin (or resume) it, extract the globals, plan and extract the
+ * units, check and publish; a failure is recorded before it is thrown.
+ */
 export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncSummary> {
+  const session = openSession(config, deps);
+  try {
+    const begun = await begin(session);
+    // The tag ids the API lists, to check the segments' tag filters against.
+    const tagIds = await extractGlobals(
+      begun,
+      config.segments.some((s) => s.tags?.length),
+    );
+    const warnings = segmentWarnings(config.segments, tagIds ?? new Set());
+    for (const warning of warnings) deps.logger.warn(warning);
+    const plan = await planUnits(begun, session.segments, config.campaigns, warnings);
+    await extractUnits(begun, plan, config.concurrency, (unitsDone) =>
+      deps.onProgress?.(progressOf(session, begun.api, unitsDone, plan.units.length)),
+    );
+    return await checkAndPublish(session, begun, plan, warnings);
+  } catch (error) {
+    await recordFailure(session, error);
+    throw error;
+  } finally {
+    await session.client?.close().catch(() => {});
+    session.state.close();
+  }
+}
+
+/** One run's state; what begin() opens is set as soon as it exists, for recordFailure and the cleanup. */
+interface SyncSession {
+  readonly config: SyncConfig;
+  readonly deps: SyncDeps;
+  readonly started: number;
+  readonly snapshotDate: string;
+  readonly segments: readonly Segment[];
+  readonly state: StateDb;
+  readonly registry: RunRegistry;
+  run?: RunRow;
+  client?: ApiClient;
+  staging?: StagingWriter;
+}
+
+/** The snapshot date (see resolveSnapshotDate: a relabelled run is warned about) and the state database. */
+function openSession(config: SyncConfig, deps: SyncDeps): SyncSession {
   const started = Date.now();
   const { date: snapshotDate, relabelled } = resolveSnapshotDate(
     deps.now(),
@@ -89,189 +126,177 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     config.force,
   );
   if (relabelled) deps.logger.warn({ snapshotDate }, relabelled);
-  const segments: Segment[] = [ALL_SEGMENT, ...config.segments];
   const state = openStateDb(config.dataDir);
-  const registry = new RunRegistry(state);
-  let client: ApiClient | undefined;
-  let staging: StagingWriter | undefined;
-  let run: RunRow | undefined;
-  try {
-    const begun = registry.begin(
-      snapshotDate,
-      segments.map((s) => s.name),
-      deps.trigger ?? 'manual',
-      deps.now(),
-    );
-    run = begun.run;
-    const runId = run.runId;
-    deps.logger.info(
-      { runId, snapshotDate, resumed: begun.resumed, segments: segments.map((s) => s.name) },
-      'sync started',
-    );
-    client = deps.client ?? (await createClient(config, deps));
-    staging = await openStaging(config.dataDir, `sync-${snapshotDate}`);
-    const writer = staging;
-    const done = registry.doneUnits(snapshotDate);
-    const seenAt = deps.now().toISOString();
-    const ctx = (segment: string): RowContext => ({ snapshotDate, segment, seenAt });
-    const api = client;
+  const segments = [ALL_SEGMENT, ...config.segments];
+  return { config, deps, started, snapshotDate, segments, state, registry: new RunRegistry(state) };
+}
 
-    // The tag ids the API lists, to check the segments' filters against (below).
-    let tagIds: Set<string> | undefined;
-    for (const resource of GLOBAL_RESOURCES) {
-      if (done.has(`all|${resource.name}`)) continue;
-      let rows = 0;
-      if (resource.name === 'tags') tagIds = new Set();
-      for await (const page of resource.pages(api)) {
-        abortIfAsked(deps.signal);
-        if (tagIds && resource.name === 'tags') for (const id of recordIds(page)) tagIds.add(id);
-        rows += await append(writer, resource.normalize(page, ctx('all')));
-      }
-      await writer.flush();
-      registry.checkpoint(runId, snapshotDate, 'all', resource.name, rows, deps.now());
-    }
-    // A resumed run skipped the tags: list them again when a segment filters by tag.
-    if (!tagIds && config.segments.some((s) => s.tags?.length)) {
-      tagIds = new Set();
-      for await (const page of api.tags()) for (const id of recordIds(page)) tagIds.add(id);
-    }
-    const warnings = segmentWarnings(config.segments, tagIds ?? new Set());
-    for (const warning of warnings) deps.logger.warn(warning);
+/** A run begun: the extraction's context, and what the publish needs beside it. */
+interface BegunRun extends ExtractContext {
+  readonly run: RunRow;
+  readonly resumed: boolean;
+  readonly staging: StagingWriter;
+}
 
-    const listed = new Map<string, RawRecord>();
-    for await (const page of api.campaigns()) {
-      for (const record of page)
-        if (record.id !== undefined && record.id !== null) listed.set(String(record.id), record);
-    }
-    const wanted = config.campaigns.length ? config.campaigns : [...listed.keys()];
-    const unknown = wanted.filter((id) => !listed.has(id));
-    if (unknown.length) {
-      warnings.push(`campaign(s) ${unknown.join(', ')} not in the API's campaign list: fetched anyway`);
-      deps.logger.warn({ campaigns: unknown }, 'campaigns not in the API campaign list: fetched anyway');
-    }
+/** Starts the run, or resumes the unfinished one of the date; opens the API client and the staging file. */
+async function begin(session: SyncSession): Promise<BegunRun> {
+  const { config, deps, snapshotDate, segments, registry } = session;
+  const begun = registry.begin(
+    snapshotDate,
+    segments.map((s) => s.name),
+    deps.trigger ?? 'manual',
+    deps.now(),
+  );
+  session.run = begun.run;
+  const runId = begun.run.runId;
+  deps.logger.info(
+    { runId, snapshotDate, resumed: begun.resumed, segments: segments.map((s) => s.name) },
+    'sync started',
+  );
+  const api = deps.client ?? (await createClient(config, deps));
+  session.client = api;
+  const writer = await openStaging(config.dataDir, `sync-${snapshotDate}`);
+  session.staging = writer;
+  return {
+    run: begun.run,
+    resumed: begun.resumed,
+    staging: writer,
+    api,
+    writer,
+    registry,
+    runId,
+    snapshotDate,
+    done: registry.doneUnits(snapshotDate),
+    seenAt: deps.now().toISOString(),
+    logger: deps.logger,
+    now: deps.now,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  };
+}
 
-    const units = segments.flatMap((segment) => wanted.map((campaignId) => ({ segment, campaignId })));
-    const pending = units.filter((u) => !done.has(`${u.segment.name}|campaign:${u.campaignId}`));
-    let unitsDone = units.length - pending.length;
-    const report = () =>
-      deps.onProgress?.({
-        snapshotDate,
-        unitsDone,
-        unitsTotal: units.length,
-        requests: api.stats.requests,
-        throttled: api.stats.throttled,
-        throttleWaitMs: api.stats.throttleWaitMs,
-        overloadWaitMs: api.stats.overloadWaitMs,
-        rateLimitWaitMs: api.stats.rateLimitWaitMs,
-        rateRps: api.stats.rateRps,
-        rateReason: api.stats.rateReason,
-        elapsedMs: Date.now() - started,
-      });
-    report();
+function progressOf(
+  session: SyncSession,
+  api: ApiClient,
+  unitsDone: number,
+  unitsTotal: number,
+): SyncProgress {
+  return {
+    snapshotDate: session.snapshotDate,
+    unitsDone,
+    unitsTotal,
+    requests: api.stats.requests,
+    throttled: api.stats.throttled,
+    throttleWaitMs: api.stats.throttleWaitMs,
+    overloadWaitMs: api.stats.overloadWaitMs,
+    rateLimitWaitMs: api.stats.rateLimitWaitMs,
+    rateRps: api.stats.rateRps,
+    rateReason: api.stats.rateReason,
+    elapsedMs: Date.now() - session.started,
+  };
+}
 
-    const limit = pLimit(config.concurrency);
-    await Promise.all(
-      pending.map(({ segment, campaignId }) =>
-        limit(async () => {
-          abortIfAsked(deps.signal);
-          const filter = segmentFilter(segment);
-          const unitCtx = { ...ctx(segment.name), campaignId };
-          await writer.clearUnit(segment.name, campaignId);
-          const detail = await api.campaign(campaignId, filter);
-          let rows = await append(writer, normalizeCampaignDetail(detail, listed.get(campaignId), unitCtx));
-          for (const resource of CAMPAIGN_RESOURCES) {
-            const seen = new Set<string>();
-            for await (const page of resource.pages(api, campaignId, filter)) {
-              abortIfAsked(deps.signal);
-              const records = dropRepeated(page, resource.uniqueBy, seen);
-              rows += await append(writer, resource.normalize(records, unitCtx));
-            }
-          }
-          await writer.flush();
-          registry.checkpoint(runId, snapshotDate, segment.name, `campaign:${campaignId}`, rows, deps.now());
-          unitsDone++;
-          deps.logger.debug({ segment: segment.name, campaignId, rows }, 'campaign done');
-          report();
-        }),
-      ),
-    );
+/**
+ * The staged figures' data checks, then the one atomic publish, the run marked succeeded, the
+ * staging file removed and the lake's upkeep.
+ */
+async function checkAndPublish(
+  session: SyncSession,
+  begun: BegunRun,
+  plan: UnitPlan,
+  warnings: readonly string[],
+): Promise<SyncSummary> {
+  const { config, deps, snapshotDate, segments, registry } = session;
+  const { api, runId, run, staging: writer } = begun;
+  await writer.close();
+  const checks = await checkBeforePublish({
+    stagingPath: writer.path,
+    snapshotDate,
+    runId,
+    segments,
+    mode: config.checks ?? 'warn',
+    dataDir: config.dataDir,
+    ...(config.historyChecks ? { history: config.historyChecks } : {}),
+    logger: deps.logger,
+    state: session.state,
+    registry,
+    now: deps.now,
+  });
+  const counters = {
+    requests: api.stats.requests,
+    retries: api.stats.retries,
+    throttled: api.stats.throttled,
+  };
+  const finishedAt = deps.now();
+  const published: PublishResult = await publishSync(config.dataDir, {
+    stagingPath: writer.path,
+    snapshotDate,
+    segments: segments.map((s) => s.name),
+    run: runRecord(run, 'succeeded', finishedAt, counters, null),
+  });
+  registry.finish(run, { status: 'succeeded', rowsWritten: published.rowsWritten, counters }, finishedAt);
+  await rm(writer.path, { force: true });
+  await rm(`${writer.path}.wal`, { force: true });
+  // Lake upkeep (closed days' sink parts merged, old versions removed): the data is
+  // published, so a failure here is only logged.
+  await maintainLake(config.dataDir).catch((error: unknown) =>
+    deps.logger.warn({ err: oneLine(error) }, 'lake upkeep failed; the next sync or sink publish retries'),
+  );
+  return summaryOf(session, begun, plan, { published, counters, checks, warnings });
+}
 
-    await writer.close();
-    const checks = await checkBeforePublish({
-      stagingPath: writer.path,
-      snapshotDate,
-      runId,
-      segments,
-      mode: config.checks ?? 'warn',
-      dataDir: config.dataDir,
-      ...(config.historyChecks ? { history: config.historyChecks } : {}),
-      logger: deps.logger,
-      state,
-      registry,
-      now: deps.now,
-    });
-    const counters = {
-      requests: api.stats.requests,
-      retries: api.stats.retries,
-      throttled: api.stats.throttled,
-    };
-    const finishedAt = deps.now();
-    const published: PublishResult = await publishSync(config.dataDir, {
-      stagingPath: writer.path,
-      snapshotDate,
-      segments: segments.map((s) => s.name),
-      run: runRecord(run, 'succeeded', finishedAt, counters, null),
-    });
-    registry.finish(run, { status: 'succeeded', rowsWritten: published.rowsWritten, counters }, finishedAt);
-    await rm(writer.path, { force: true });
-    await rm(`${writer.path}.wal`, { force: true });
-    // Lake upkeep (closed days' sink parts merged, old versions removed): the data is
-    // published, so a failure here is only logged.
-    await maintainLake(config.dataDir).catch((error: unknown) =>
-      deps.logger.warn({ err: oneLine(error) }, 'lake upkeep failed; the next sync or sink publish retries'),
-    );
-    return {
-      runId,
-      snapshotDate,
-      resumed: begun.resumed,
-      unitsSkipped: units.length - pending.length,
-      units: units.length,
-      rowsByTable: published.rowsByTable,
-      rowsWritten: published.rowsWritten,
-      ...counters,
-      overloaded: api.stats.overloaded,
-      overloadWaitMs: api.stats.overloadWaitMs,
-      rateLimited: api.stats.rateLimited,
-      rateLimitWaitMs: api.stats.rateLimitWaitMs,
-      throttleWaitMs: api.stats.throttleWaitMs,
-      durationMs: Date.now() - started,
-      checks,
-      warnings,
-    };
-  } catch (error) {
-    await staging?.close().catch(() => {});
-    if (run) {
-      const message = noSpaceMessage(error, config.dataDir)?.slice(0, 500) ?? oneLine(error);
-      const counters = {
-        requests: client?.stats.requests ?? 0,
-        retries: client?.stats.retries ?? 0,
-        throttled: client?.stats.throttled ?? 0,
-      };
-      const failed = registry.finish(run, { status: 'failed', error: message, counters }, deps.now());
-      // Analysts see failed runs too; the published facts stay untouched. Best effort: the
-      // original error is what the caller must see.
-      await publishRunRecord(
-        config.dataDir,
-        runRecord(failed, 'failed', deps.now(), counters, message, true),
-      ).catch((publishError: unknown) =>
-        deps.logger.warn({ err: oneLine(publishError) }, 'could not record the failed run in the warehouse'),
-      );
-    }
-    throw error;
-  } finally {
-    await client?.close().catch(() => {});
-    state.close();
-  }
+function summaryOf(
+  session: SyncSession,
+  { api, runId, resumed }: BegunRun,
+  plan: UnitPlan,
+  outcome: {
+    published: PublishResult;
+    counters: RunCounters;
+    checks: DataCheckSummary;
+    warnings: readonly string[];
+  },
+): SyncSummary {
+  return {
+    runId,
+    snapshotDate: session.snapshotDate,
+    resumed,
+    unitsSkipped: plan.units.length - plan.pending.length,
+    units: plan.units.length,
+    rowsByTable: outcome.published.rowsByTable,
+    rowsWritten: outcome.published.rowsWritten,
+    ...outcome.counters,
+    overloaded: api.stats.overloaded,
+    overloadWaitMs: api.stats.overloadWaitMs,
+    rateLimited: api.stats.rateLimited,
+    rateLimitWaitMs: api.stats.rateLimitWaitMs,
+    throttleWaitMs: api.stats.throttleWaitMs,
+    durationMs: Date.now() - session.started,
+    checks: outcome.checks,
+    warnings: [...outcome.warnings],
+  };
+}
+
+/**
+ * A run that began and failed is marked failed, in the state database and (best effort) in
+ * the warehouse's sync_runs: the original error is what the caller must see.
+ */
+async function recordFailure(session: SyncSession, error: unknown): Promise<void> {
+  const { config, deps, run, client } = session;
+  await session.staging?.close().catch(() => {});
+  if (!run) return;
+  const message = noSpaceMessage(error, config.dataDir)?.slice(0, 500) ?? oneLine(error);
+  const counters = {
+    requests: client?.stats.requests ?? 0,
+    retries: client?.stats.retries ?? 0,
+    throttled: client?.stats.throttled ?? 0,
+  };
+  const failed = session.registry.finish(run, { status: 'failed', error: message, counters }, deps.now());
+  // Analysts see failed runs too; the published facts stay untouched.
+  await publishRunRecord(
+    config.dataDir,
+    runRecord(failed, 'failed', deps.now(), counters, message, true),
+  ).catch((publishError: unknown) =>
+    deps.logger.warn({ err: oneLine(publishError) }, 'could not record the failed run in the warehouse'),
+  );
 }
 
 async function createClient(config: SyncConfig, deps: SyncDeps): Promise<ApiClient> {
@@ -289,18 +314,11 @@ async function createClient(config: SyncConfig, deps: SyncDeps): Promise<ApiClie
   });
 }
 
-async function append(writer: StagingWriter, rows: TableRows): Promise<number> {
-  let count = 0;
-  for (const list of Object.values(rows)) count += list?.length ?? 0;
-  if (count) await writer.append(rows);
-  return count;
-}
-
 function runRecord(
   run: RunRow,
   status: string,
   finishedAt: Date,
-  counters: { requests: number; retries: number; throttled: number },
+  counters: RunCounters,
   error: string | null,
   alreadySummed = false,
 ): SyncRunRecord {
@@ -316,15 +334,6 @@ function runRecord(
     rows_written: run.rowsWritten,
     error,
   };
-}
-
-function recordIds(page: readonly RawRecord[]): string[] {
-  return page.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
-}
-
-function abortIfAsked(signal: AbortSignal | undefined): void {
-  if (signal?.aborted)
-    throw Object.assign(new Error('sync interrupted: run it again to resume'), { exitCode: 130 });
 }
 
 /** The first line of an error's message: what the runs table and sync_runs keep. */

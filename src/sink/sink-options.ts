@@ -1,3 +1,4 @@
+import { PORT, withinBounds } from '../config/bounded-number.js';
 import type { SinkWatchOptions } from '../notify/sink-watch.js';
 import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
@@ -128,12 +129,12 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     validateSchemas: options.validateSchemas ?? true,
     inboxBusyTimeoutMs: options.inboxBusyTimeoutMs ?? DEFAULT_INBOX_BUSY_TIMEOUT_MS,
   };
-  if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65_535)
-    throw new RangeError(`sink: port must be an integer 0..65535, got ${resolved.port}`);
-  if (!Number.isInteger(resolved.bodyLimitBytes) || resolved.bodyLimitBytes < 1)
+  if (!withinBounds(resolved.port, PORT))
+    throw new RangeError(`sink: port must be an integer ${PORT.min}..${PORT.max}, got ${resolved.port}`);
+  if (!withinBounds(resolved.bodyLimitBytes, { min: 1, integer: true }))
     throw new RangeError(`sink: body limit must be a positive integer, got ${resolved.bodyLimitBytes}`);
   const fewestBudgetBytes = budgetForBody(resolved.bodyLimitBytes);
-  if (!Number.isInteger(resolved.bodyBudgetBytes) || resolved.bodyBudgetBytes < fewestBudgetBytes)
+  if (!withinBounds(resolved.bodyBudgetBytes, { min: fewestBudgetBytes, integer: true }))
     throw new RangeError(
       `sink: the body budget (--body-budget) must hold one body at the body limit (${resolved.bodyLimitBytes} bytes) ` +
         `beside the share kept for small deliveries: at least ${fewestBudgetBytes} bytes, got ${resolved.bodyBudgetBytes}`,
@@ -143,7 +144,7 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     ['request timeout', resolved.requestTimeoutMs],
     ['keep-alive timeout', resolved.keepAliveTimeoutMs],
   ] as const)
-    if (!Number.isInteger(ms) || ms < 0 || ms > MAX_TIMEOUT_MS)
+    if (!withinBounds(ms, { min: 0, max: MAX_TIMEOUT_MS, integer: true }))
       throw new RangeError(`sink: ${name} must be an integer 0..${MAX_TIMEOUT_MS} ms, got ${ms}`);
   if (
     resolved.requestTimeoutMs > 0 &&
@@ -154,11 +155,11 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
       `sink: the headers timeout (--headers-timeout, ${resolved.headersTimeoutMs} ms) must not exceed the request ` +
         `timeout (--request-timeout, ${resolved.requestTimeoutMs} ms): the headers are part of the request`,
     );
-  if (!Number.isInteger(resolved.maxConnections) || resolved.maxConnections < 0)
+  if (!withinBounds(resolved.maxConnections, { min: 0, integer: true }))
     throw new RangeError(`sink: max connections must be an integer >= 0, got ${resolved.maxConnections}`);
-  if (!Number.isFinite(resolved.publishIntervalMs) || resolved.publishIntervalMs < 0)
+  if (!withinBounds(resolved.publishIntervalMs, { min: 0 }))
     throw new RangeError(`sink: publish interval must be >= 0 ms, got ${resolved.publishIntervalMs}`);
-  if (!Number.isInteger(resolved.inboxBusyTimeoutMs) || resolved.inboxBusyTimeoutMs < 0)
+  if (!withinBounds(resolved.inboxBusyTimeoutMs, { min: 0, integer: true }))
     throw new RangeError(
       `sink: inbox busy timeout must be an integer >= 0 ms, got ${resolved.inboxBusyTimeoutMs}`,
     );

@@ -99,6 +99,7 @@ function table(): Record<string, Case[]> {
     schemas: [{ args: ['schemas', 'fetch', ...API, '--data-dir', aFile], env: KEY, names: aFile }],
     sink: [
       { args: ['sink', '--data-dir', dataDir, '--port', '70000'], names: '70000' },
+      { args: ['sink', '--data-dir', dataDir, '--port', ''], names: '--port' },
       { args: ['sink', '--data-dir', dataDir, '--publish-interval', '1e12'], names: '1e12' },
       { args: ['sink', '--data-dir', dataDir, '--body-limit', '0'], names: '--body-limit' },
       {
@@ -130,6 +131,8 @@ function table(): Record<string, Case[]> {
       },
       { args: ['serve', ...API, '--data-dir', dataDir, '--publish-interval', '-1'], env: KEY, names: '-1' },
       { args: ['serve', ...API, '--data-dir', dataDir, '--port', '99999'], env: KEY, names: '99999' },
+      // Blank is no port (Number('') would be 0: any free port), as for sink.
+      { args: ['serve', ...API, '--data-dir', dataDir, '--port', ''], env: KEY, names: '--port' },
       { args: ['serve', ...API, '--data-dir', dataDir, '--prot', '0'], env: KEY, names: '--prot' },
       { args: ['serve', ...API, '--data-dir', aFile, '--port', '0'], env: KEY, names: aFile },
       {

@@ -1,9 +1,18 @@
 /** Every delivery attempt and the engine's counters, for tests and the simulator's introspection. */
 import type { DeliveryOutcome } from './delivery-sender.js';
-import type { DeliveryAttempt } from './hook-service.js';
 
 /** Attempts kept in memory; older ones are dropped so a long demo does not grow without bound. */
 export const MAX_RECORDED_ATTEMPTS = 100_000;
+
+/** One POST of a delivery's body to a hook's target_url, and how the receiver answered. */
+export interface DeliveryAttempt {
+  readonly hookId: string;
+  readonly deliveryKey: string;
+  readonly attempt: number;
+  readonly status: DeliveryOutcome;
+  readonly documentIds: readonly string[];
+  readonly at: string;
+}
 
 export type AttemptKind = 'first' | 'retry' | 'duplicate';
 

@@ -12,10 +12,9 @@
  */
 
 import { createRng, type Rng } from '../prng.js';
-import { type AttemptKind, AttemptLog, isAcknowledged } from './attempt-log.js';
+import { type AttemptKind, AttemptLog, type DeliveryAttempt, isAcknowledged } from './attempt-log.js';
 import { DeliverySender } from './delivery-sender.js';
 import { DocumentGenerator } from './document-generator.js';
-import type { DeliveryAttempt } from './hook-service.js';
 import type { HookRecord, HookStore } from './hook-store.js';
 import { signBody } from './sign-body.js';
 

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { stableHex } from '../prng.js';
 import type { SimRoute } from '../route.js';
+import type { DeliveryAttempt } from './attempt-log.js';
 import { createCatalogRoutes } from './catalog-routes.js';
 import { DeliveryEngine } from './delivery-engine.js';
 import { createHookRoutes } from './hook-routes.js';
@@ -36,15 +37,6 @@ export interface HookServiceOptions {
   readonly ca?: string | Buffer | readonly (string | Buffer)[];
   /** The `company_id` of hooks created without one (default derived from the seed). */
   readonly defaultCompanyId?: string;
-}
-
-export interface DeliveryAttempt {
-  readonly hookId: string;
-  readonly deliveryKey: string;
-  readonly attempt: number;
-  readonly status: number | 'timeout' | 'error';
-  readonly documentIds: readonly string[];
-  readonly at: string;
 }
 
 export interface HookService {

@@ -5,7 +5,7 @@
  * chosen day for chosen campaigns (what the warehouse's history checks must flag).
  * Everything is derived from (seed, campaign, post, day): no state, any day computed directly.
  */
-import type { Campaign } from './catalog.js';
+import type { Campaign } from './entities.js';
 import type { Network } from './networks.js';
 
 /** What an injected change does to a campaign, from its day on (it persists). */

@@ -4,9 +4,17 @@
  * Its figures on a given day are its base figures times a day factor, so a daily history
  * moves from day to day.
  */
-import type { Campaign, Catalog, Influencer } from './catalog.js';
-import { PUBLISHING_DAYS } from './history.js';
+import type { Campaign, Influencer } from './entities.js';
+import { type CampaignHistory, PUBLISHING_DAYS } from './history.js';
 import { ENGAGEMENT_STATS, type Network, STATS_BY_NETWORK } from './networks.js';
+
+/** What post generation reads of the catalog (catalog.ts). */
+export interface PostCatalog {
+  readonly seed: number;
+  readonly influencerPool: readonly Influencer[];
+  /** Per campaign index; undefined: figures only grow. */
+  readonly histories: readonly CampaignHistory[] | undefined;
+}
 
 export interface Post {
   readonly id: string;
@@ -73,7 +81,7 @@ export function dayFactor(day: string | number, salt: number): number {
 
 /** The network and influencer of post i: fixed for the post's life (filters depend on them). */
 export function postPlacement(
-  catalog: Catalog,
+  catalog: PostCatalog,
   campaign: Campaign,
   i: number,
 ): { slot: number; network: Network } {
@@ -100,7 +108,7 @@ export interface PostFigures {
 
 /** Post i's figures on `day` (hot path of the campaign aggregates: no string building). */
 export function postFigures(
-  catalog: Catalog,
+  catalog: PostCatalog,
   campaign: Campaign,
   i: number,
   day: string | number,
@@ -141,7 +149,7 @@ export function postFigures(
 }
 
 /** When post i was published (ms since the epoch): within its campaign's first PUBLISHING_DAYS. */
-export function publishedAt(catalog: Catalog, campaign: Campaign, i: number): number {
+export function publishedAt(catalog: PostCatalog, campaign: Campaign, i: number): number {
   return (
     Date.parse(`${campaign.start_date}T00:00:00Z`) +
     Math.floor(unit(catalog.seed, campaign.index, i, 5) * PUBLISHING_DAYS * 86_400_000)
@@ -149,11 +157,16 @@ export function publishedAt(catalog: Catalog, campaign: Campaign, i: number): nu
 }
 
 /** The day number (see dayNumber) post i was published on. */
-export function publishedDay(catalog: Catalog, campaign: Campaign, i: number): number {
+export function publishedDay(catalog: PostCatalog, campaign: Campaign, i: number): number {
   return Math.floor(publishedAt(catalog, campaign, i) / 86_400_000);
 }
 
-export function generatePost(catalog: Catalog, campaign: Campaign, i: number, day: string | number): Post {
+export function generatePost(
+  catalog: PostCatalog,
+  campaign: Campaign,
+  i: number,
+  day: string | number,
+): Post {
   const figures = postFigures(catalog, campaign, i, day);
   const influencer = catalog.influencerPool[campaign.influencers[figures.slot]!]!;
   const published = publishedAt(catalog, campaign, i);

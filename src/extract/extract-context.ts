@@ -1,0 +1,49 @@
+/**
+ * What the extraction steps of one sync run share (run-sync.ts builds it once the run has
+ * begun), and the small rules every step follows: stop when asked, count what is appended.
+ */
+import type { ApiClient } from '../api/types.js';
+import type { RowContext, TableRows } from '../normalize/rows.js';
+import type { Logger } from '../util/logger.js';
+import type { RunRegistry } from './run-registry.js';
+
+/** The part of the staging file the extraction writes through. */
+export interface UnitWriter {
+  /** Removes what an interrupted attempt left for one unit before it is fetched again. */
+  clearUnit(segment: string, campaignId: string): Promise<void>;
+  append(rows: TableRows): Promise<void>;
+  flush(): Promise<void>;
+}
+
+export interface ExtractContext {
+  readonly api: ApiClient;
+  readonly writer: UnitWriter;
+  readonly registry: RunRegistry;
+  readonly runId: string;
+  readonly snapshotDate: string;
+  /** When this run first saw the records (one stamp for the whole run). */
+  readonly seenAt: string;
+  /** Units an earlier attempt of this run checkpointed, as `<segment>|<unit>`: skipped. */
+  readonly done: ReadonlySet<string>;
+  readonly logger: Logger;
+  now(): Date;
+  readonly signal?: AbortSignal;
+}
+
+export function rowContext(ctx: ExtractContext, segment: string): RowContext {
+  return { snapshotDate: ctx.snapshotDate, segment, seenAt: ctx.seenAt };
+}
+
+/** Appends a page's rows (nothing when it has none); returns how many. */
+export async function append(writer: UnitWriter, rows: TableRows): Promise<number> {
+  let count = 0;
+  for (const list of Object.values(rows)) count += list?.length ?? 0;
+  if (count) await writer.append(rows);
+  return count;
+}
+
+/** Stops the run between pages when asked (SIGINT/SIGTERM): exit code 130, resumable. */
+export function abortIfAsked(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw Object.assign(new Error('sync interrupted: run it again to resume'), { exitCode: 130 });
+}

@@ -1,0 +1,36 @@
+import { GLOBAL_RESOURCES } from '../../pipelines/campaign-pipeline.js';
+import type { RawRecord } from '../api/types.js';
+import { abortIfAsked, append, type ExtractContext, rowContext } from './extract-context.js';
+
+/**
+ * The account-wide resources (workspaces, tags), each checkpointed once written. Returns the
+ * tag ids the API lists, for checking the segments' tag filters: from the tags just fetched,
+ * or, when a resumed run skipped them, listed again if `needTagIds`; otherwise undefined.
+ */
+export async function extractGlobals(
+  ctx: ExtractContext,
+  needTagIds: boolean,
+): Promise<Set<string> | undefined> {
+  let tagIds: Set<string> | undefined;
+  for (const resource of GLOBAL_RESOURCES) {
+    if (ctx.done.has(`all|${resource.name}`)) continue;
+    let rows = 0;
+    if (resource.name === 'tags') tagIds = new Set();
+    for await (const page of resource.pages(ctx.api)) {
+      abortIfAsked(ctx.signal);
+      if (tagIds && resource.name === 'tags') for (const id of recordIds(page)) tagIds.add(id);
+      rows += await append(ctx.writer, resource.normalize(page, rowContext(ctx, 'all')));
+    }
+    await ctx.writer.flush();
+    ctx.registry.checkpoint(ctx.runId, ctx.snapshotDate, 'all', resource.name, rows, ctx.now());
+  }
+  if (!tagIds && needTagIds) {
+    tagIds = new Set();
+    for await (const page of ctx.api.tags()) for (const id of recordIds(page)) tagIds.add(id);
+  }
+  return tagIds;
+}
+
+function recordIds(page: readonly RawRecord[]): string[] {
+  return page.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
+}

@@ -1,0 +1,104 @@
+import pLimit from 'p-limit';
+import { CAMPAIGN_RESOURCES, type Segment, segmentFilter } from '../../pipelines/campaign-pipeline.js';
+import type { RawRecord } from '../api/types.js';
+import { normalizeCampaignDetail } from '../normalize/index.js';
+import { dropRepeated } from './drop-repeated.js';
+import { abortIfAsked, append, type ExtractContext, rowContext } from './extract-context.js';
+
+/** One unit of work: a campaign seen through a segment, checkpointed as a whole. */
+export interface Unit {
+  readonly segment: Segment;
+  readonly campaignId: string;
+}
+
+export interface UnitPlan {
+  /** Every (segment, campaign) of the run, those done by an earlier attempt included. */
+  readonly units: readonly Unit[];
+  /** The units still to fetch. */
+  readonly pending: readonly Unit[];
+  /** The API's campaign list, by id: each unit's list record goes beside its detail. */
+  readonly listed: ReadonlyMap<string, RawRecord>;
+}
+
+/**
+ * The units of the run: the wanted campaigns (all the API lists when none are named) under
+ * every segment. A named campaign the list lacks is fetched anyway, with a warning (added to
+ * `warnings`).
+ */
+export async function planUnits(
+  ctx: ExtractContext,
+  segments: readonly Segment[],
+  campaigns: readonly string[],
+  warnings: string[],
+): Promise<UnitPlan> {
+  const listed = new Map<string, RawRecord>();
+  for await (const page of ctx.api.campaigns()) {
+    for (const record of page)
+      if (record.id !== undefined && record.id !== null) listed.set(String(record.id), record);
+  }
+  const wanted = campaigns.length ? campaigns : [...listed.keys()];
+  const unknown = wanted.filter((id) => !listed.has(id));
+  if (unknown.length) {
+    warnings.push(`campaign(s) ${unknown.join(', ')} not in the API's campaign list: fetched anyway`);
+    ctx.logger.warn({ campaigns: unknown }, 'campaigns not in the API campaign list: fetched anyway');
+  }
+  const units = segments.flatMap((segment) => wanted.map((campaignId) => ({ segment, campaignId })));
+  const pending = units.filter((u) => !ctx.done.has(`${u.segment.name}|campaign:${u.campaignId}`));
+  return { units, pending, listed };
+}
+
+/**
+ * Fetches the pending units, `concurrency` at a time; `progress` hears how many units are
+ * done, once before the first and after each.
+ */
+export async function extractUnits(
+  ctx: ExtractContext,
+  plan: UnitPlan,
+  concurrency: number,
+  progress: (unitsDone: number) => void,
+): Promise<void> {
+  let unitsDone = plan.units.length - plan.pending.length;
+  progress(unitsDone);
+  const limit = pLimit(concurrency);
+  await Promise.all(
+    plan.pending.map((unit) =>
+      limit(async () => {
+        await extractUnit(ctx, unit, plan.listed.get(unit.campaignId));
+        unitsDone++;
+        progress(unitsDone);
+      }),
+    ),
+  );
+}
+
+/** One unit: its campaign's detail, then every page of its posts and influencers; then the checkpoint. */
+async function extractUnit(
+  ctx: ExtractContext,
+  { segment, campaignId }: Unit,
+  listed?: RawRecord,
+): Promise<void> {
+  abortIfAsked(ctx.signal);
+  const filter = segmentFilter(segment);
+  const unitCtx = { ...rowContext(ctx, segment.name), campaignId };
+  await ctx.writer.clearUnit(segment.name, campaignId);
+  const detail = await ctx.api.campaign(campaignId, filter);
+  let rows = await append(ctx.writer, normalizeCampaignDetail(detail, listed, unitCtx));
+  for (const resource of CAMPAIGN_RESOURCES) {
+    const seen = new Set<string>();
+    for await (const page of resource.pages(ctx.api, campaignId, filter)) {
+      abortIfAsked(ctx.signal);
+      const records = dropRepeated(page, resource.uniqueBy, seen);
+      rows += await append(ctx.writer, resource.normalize(records, unitCtx));
+    }
+  }
+  await ctx.writer.flush();
+  ctx.registry.checkpoint(
+    ctx.runId,
+    ctx.snapshotDate,
+    segment.name,
+    `campaign:${campaignId}`,
+    rows,
+    ctx.now(),
+  );
+  ctx.logger.debug({ segment: segment.name, campaignId, rows }, 'campaign done');
+}
