@@ -3,13 +3,12 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../normalize/rows.js';
 import { applyMigrations } from './apply-migrations.js';
+import { inTransaction } from './in-transaction.js';
 import { openWriter, STAGING_SETTINGS } from './open-database.js';
+import { stagedUnits, UNIT_TABLES_WITHOUT_SEGMENT } from './staged-units.js';
 import { TableAppender } from './table-appender.js';
 import type { StagingWriter } from './types.js';
 import { sqlIdentifier, stagingPath } from './warehouse-paths.js';
-
-/** Segment-less tables whose rows belong to one campaign and come from its 'all' unit. */
-export const UNIT_TABLES_WITHOUT_SEGMENT = ['influencer_tag_assignments', 'posts'] as const;
 
 /**
  * Opens the private staging file <dataDir>/.staging/<name>.duckdb: created with the
@@ -33,6 +32,7 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
   }
   const { connection } = db;
   const unitTables = await tablesWithColumns(db.connection);
+  const staged = await stagedUnits(connection, unitTables.segmented);
   const appenders = new Map<string, TableAppender>();
   let closed = false;
   /** Calls run one at a time: the connection and appenders are not re-entrant. */
@@ -55,9 +55,11 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
     }
     return appender;
   };
-  const flushAll = (): void => {
+  const flushAppenders = (): void => {
     for (const appender of appenders.values()) appender.flush();
   };
+  /** The appenders' buffers into their tables in one commit (one WAL sync, not one per table). */
+  const flushAll = () => inTransaction(connection, async () => flushAppenders());
 
   return {
     path,
@@ -68,28 +70,35 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
           // A table the warehouse does not have is ignored, like an unknown column.
           const appender = await appenderFor(table);
           if (!appender) continue;
+          staged.note(table, tableRows);
           appender.append(tableRows);
         }
       }),
     clearUnit: (segment: string, campaignId: string) =>
       serial(async () => {
-        flushAll();
-        for (const table of unitTables.segmented) {
-          await connection.run(
-            `delete from ${sqlIdentifier(table)} where segment = $1 and campaign_id = $2`,
-            [segment, campaignId],
-          );
-        }
-        if (segment !== 'all') return;
-        for (const table of UNIT_TABLES_WITHOUT_SEGMENT) {
-          await connection.run(`delete from ${sqlIdentifier(table)} where campaign_id = $1`, [campaignId]);
-        }
+        // A unit nothing was staged for (every unit of a new run) has nothing to delete.
+        if (!staged.has(segment, campaignId)) return;
+        await inTransaction(connection, async () => {
+          flushAppenders();
+          for (const table of unitTables.segmented) {
+            await connection.run(
+              `delete from ${sqlIdentifier(table)} where segment = $1 and campaign_id = $2`,
+              [segment, campaignId],
+            );
+          }
+          if (segment !== 'all') return;
+          for (const table of UNIT_TABLES_WITHOUT_SEGMENT) {
+            await connection.run(`delete from ${sqlIdentifier(table)} where campaign_id = $1`, [campaignId]);
+          }
+        });
+        staged.forget(segment, campaignId);
       }),
-    flush: () => serial(async () => flushAll()),
+    flush: () => serial(flushAll),
     close(): Promise<void> {
       closing ??= serial(async () => {
         closed = true;
         try {
+          await flushAll();
           for (const appender of appenders.values()) appender.close();
           await connection.run('checkpoint');
         } finally {
