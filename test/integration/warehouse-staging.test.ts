@@ -95,6 +95,28 @@ describe('openStaging', () => {
     ).toEqual([['c1'], ['c2']]);
   });
 
+  it('clearUnit removes a unit staged before the file was reopened (and only that unit)', async () => {
+    const row = (segment: string, campaign: string) => ({
+      snapshot_date: '2026-11-20',
+      segment,
+      campaign_id: campaign,
+      post_id: 'p1',
+      stat: 'likes',
+      value: 1,
+    });
+    const first = await openStaging(data.dir, 'resume-clear');
+    await first.append({ post_stats: [row('all', 'c1'), row('all', 'c2'), row('vip', 'c1')] });
+    await first.close();
+    const second = await openStaging(data.dir, 'resume-clear');
+    await second.clearUnit('all', 'c1');
+    await second.clearUnit('all', 'c3'); // never staged: nothing to remove
+    await second.close();
+    expect(await readAll(second.path, 'select segment, campaign_id from post_stats order by 1, 2')).toEqual([
+      ['all', 'c2'],
+      ['vip', 'c1'],
+    ]);
+  });
+
   it('loads more than one chunk and flushes on demand', async () => {
     const staging = await openStaging(data.dir, 'many');
     const rows = Array.from({ length: 5000 }, (_, i) => ({

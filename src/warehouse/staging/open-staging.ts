@@ -7,6 +7,8 @@ import { type OpenDatabase, openWriter, STAGING_SETTINGS } from '../open-databas
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 import type { StagingWriter } from '../types.js';
 import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
+import { inTransaction } from './in-transaction.js';
+import { type StagedUnits, stagedUnits } from './staged-units.js';
 import { TableAppender } from './table-appender.js';
 
 /**
@@ -25,16 +27,17 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
   const db = await openWriter(path, STAGING_SETTINGS);
   try {
     await applyMigrations(db.connection);
+    return new StagingFile(path, db, await stagedUnits(db.connection));
   } catch (error) {
     db.close();
     throw error;
   }
-  return new StagingFile(path, db);
 }
 
 /** An open staging file. Calls run one at a time: the connection and appenders are not re-entrant. */
 class StagingFile implements StagingWriter {
   readonly #db: OpenDatabase;
+  readonly #staged: StagedUnits;
   readonly #appenders = new Map<string, TableAppender>();
   #closed = false;
   #queue: Promise<unknown> = Promise.resolve();
@@ -43,8 +46,10 @@ class StagingFile implements StagingWriter {
   constructor(
     readonly path: string,
     db: OpenDatabase,
+    staged: StagedUnits,
   ) {
     this.#db = db;
+    this.#staged = staged;
   }
 
   append(rows: TableRows): Promise<void> {
@@ -54,6 +59,7 @@ class StagingFile implements StagingWriter {
         // A table the warehouse does not have is ignored, like an unknown column.
         const appender = await this.#appenderFor(table);
         if (!appender) continue;
+        this.#staged.note(table, tableRows);
         appender.append(tableRows);
       }
     });
@@ -61,19 +67,25 @@ class StagingFile implements StagingWriter {
 
   clearUnit(segment: string, campaignId: string): Promise<void> {
     return this.#serial(async () => {
-      this.#flushAll();
-      await clearUnit(this.#db.connection, segment, campaignId);
+      // A unit nothing was staged for (every unit of a new run) has nothing to delete.
+      if (!this.#staged.has(segment, campaignId)) return;
+      await inTransaction(this.#db.connection, async () => {
+        this.#flushAppenders();
+        await clearUnit(this.#db.connection, segment, campaignId);
+      });
+      this.#staged.forget(segment, campaignId);
     });
   }
 
   flush(): Promise<void> {
-    return this.#serial(async () => this.#flushAll());
+    return this.#serial(() => this.#flushAll());
   }
 
   close(): Promise<void> {
     this.#closing ??= this.#serial(async () => {
       this.#closed = true;
       try {
+        await this.#flushAll();
         for (const appender of this.#appenders.values()) appender.close();
         await this.#db.connection.run('checkpoint');
       } finally {
@@ -101,8 +113,13 @@ class StagingFile implements StagingWriter {
     return appender;
   }
 
-  #flushAll(): void {
+  #flushAppenders(): void {
     for (const appender of this.#appenders.values()) appender.flush();
+  }
+
+  /** The appenders' buffers into their tables in one commit (one WAL sync, not one per table). */
+  #flushAll(): Promise<void> {
+    return inTransaction(this.#db.connection, async () => this.#flushAppenders());
   }
 }
 
