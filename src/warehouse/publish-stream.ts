@@ -5,6 +5,7 @@ import { dataFileName, labelOf, partitionName, SCHEMA_FILE } from './lake/lake-l
 import { isWide, STREAM_PARTITION_COLUMN } from './lake/lake-tables.js';
 import type { LakeTransaction } from './lake/lake-transaction.js';
 import { linkedVersion } from './lake/link-target.js';
+import { nextStreamVersion } from './lake/merge-stream-parts.js';
 import { rewriteWhole } from './lake/rewrite-whole.js';
 import { type PendingPart, StreamKeys } from './lake/stream-keys.js';
 import { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
@@ -22,9 +23,14 @@ import { sqlIdentifier as id, sqlString } from './warehouse-paths.js';
 export async function publishStream(
   dataDir: string,
   batch: StreamBatch,
-  options: { beforeRename?: BeforeRename } = {},
+  options: {
+    beforeRename?: BeforeRename;
+    /** Files per tier before today's parts merge (STREAM_MERGE_FANOUT; Infinity: only compaction). */
+    mergeFanout?: number;
+  } = {},
 ): Promise<PublishResult> {
   const started = performance.now();
+  const fanout = options.mergeFanout;
   const rowsByTable: Record<string, number> = { stream_documents: 0, stream_deliveries: 0, hooks: 0 };
   let keys: StreamKeys | undefined;
   let pending: PendingPart[] = [];
@@ -51,11 +57,11 @@ export async function publishStream(
           return true;
         });
         pending = [
-          ...(await writeParts(tx, 'stream_documents', documents)).map(({ rows, ...part }) => ({
+          ...(await writeParts(tx, 'stream_documents', documents, fanout)).map(({ rows, ...part }) => ({
             ...part,
             documents: rows.map((row) => [String(row.hook_id), String(row.document_id)] as const),
           })),
-          ...(await writeParts(tx, 'stream_deliveries', deliveries)).map(({ rows, ...part }) => ({
+          ...(await writeParts(tx, 'stream_deliveries', deliveries, fanout)).map(({ rows, ...part }) => ({
             ...part,
             deliveries: rows.map((row) => Number(row.delivery_id)),
           })),
@@ -116,6 +122,7 @@ async function writeParts(
   tx: LakeTransaction,
   table: 'stream_documents' | 'stream_deliveries',
   rows: readonly Row[],
+  fanout?: number,
 ): Promise<WrittenPart[]> {
   const byDate = new Map<string, Row[]>();
   for (const row of rows) {
@@ -128,7 +135,7 @@ async function writeParts(
   for (const [date, dateRows] of [...byDate].sort(([a], [b]) => a.localeCompare(b))) {
     const select = await fillScratch(tx, table, dateRows);
     const link = join(tx.lake, table, partitionName(STREAM_PARTITION_COLUMN, date));
-    const { version } = tx.nextVersion(link, table, date, () => true);
+    const version = await nextStreamVersion(tx, table, link, date, fanout);
     const file = dataFileName('p', version.vid);
     await tx.write(select, version, file, { wide: isWide(tx.table(table)) });
     parts.push({ table, link, file, rows: dateRows });
