@@ -110,6 +110,7 @@ function questions(latest: string): Record<string, string> {
       "select c.name, m.total_engagement from latest_campaign_metrics m join campaigns c using (campaign_id) where segment = 'all' order by 2 desc limit 10",
     network_breakdown:
       'select * from network_breakdown where snapshot_date = (select max(snapshot_date) from campaign_network_metrics)',
+    latest_network_breakdown: 'select * from latest_network_breakdown',
     leaderboard:
       'select * from influencer_leaderboard where engagement_rank <= 10 order by campaign_id, engagement_rank',
     stats_wide: `select * from campaign_network_stats_wide where snapshot_date = ${d}`,

@@ -39,6 +39,11 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     describe: 'lake publishes and analyst questions at 180 days of history vs 1 day, and vs native tables',
     load: async () => (await import('./history.js')).runHistoryBench,
   },
+  'stream-parts': {
+    describe:
+      "queries on today's pushed documents and a sink publish at 10 to 2,880 parts in today's partition, with and without intra-day merging",
+    load: async () => (await import('./stream-parts.js')).runStreamPartsBench,
+  },
   hostile: {
     describe:
       'the sink under hostile clients (1,000 forged 10 MiB bodies; 3,000 connections trickling headers) while a genuine sender delivers every 50 ms',

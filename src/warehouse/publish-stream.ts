@@ -12,17 +12,22 @@ const BATCH_ROWS: Record<StreamTable, 'documents' | 'deliveries'> = {
 /**
  * The sink loader's publish: lands a batch of pushed documents, deliveries and hook states.
  * Small and frequent (every few seconds), so its cost is the batch's: each stream table's new
- * rows go into new part files, exactly once (StreamAppend); hooks (a few rows) are rewritten
+ * rows go into new part files, exactly once, today's parts merged as they accumulate (StreamAppend); hooks (a few rows) are rewritten
  * when the batch has any and one changed.
  */
 export async function publishStream(
   dataDir: string,
   batch: StreamBatch,
-  options: { beforeRename?: BeforeRename } = {},
+  options: {
+    beforeRename?: BeforeRename;
+    /** Files per tier before today's parts merge (STREAM_MERGE_FANOUT; Infinity: only compaction). */
+    mergeFanout?: number;
+  } = {},
 ): Promise<PublishResult> {
   const started = performance.now();
+  const { mergeFanout, ...publishOptions } = options;
   const rowsByTable: Record<string, number> = { stream_documents: 0, stream_deliveries: 0, hooks: 0 };
-  const stream = new StreamAppend(dataDir);
+  const stream = new StreamAppend(dataDir, mergeFanout);
   try {
     await publishWarehouse(
       dataDir,
@@ -32,7 +37,7 @@ export async function publishStream(
           rowsByTable[table] = await stream.append(tx, table, batch[BATCH_ROWS[table]]);
         if (batch.hooks.length) rowsByTable.hooks = await writeHooks(tx, batch.hooks);
       },
-      { ...options, beforeCommit: () => stream.record(), afterCommit: () => stream.settle() },
+      { ...publishOptions, beforeCommit: () => stream.record(), afterCommit: () => stream.settle() },
     );
   } finally {
     stream.close();

@@ -96,6 +96,20 @@ describe('analyst views on a loaded warehouse', () => {
     expect(rows[0]).toMatchObject({ reach: 2000, campaign_total_reach: 3000, campaign_name: 'Campaign c1' });
   });
 
+  it("latest_network_breakdown is network_breakdown at each segment's latest snapshot", async () => {
+    const latest = await view(data.dir, 'latest_network_breakdown', 'segment, campaign_id, network');
+    const all = await view(
+      data.dir,
+      "network_breakdown where (segment, snapshot_date) in (('all', '2026-11-20'), ('vip', '2026-11-19'))",
+      'segment, campaign_id, network',
+    );
+    expect(latest.length).toBeGreaterThan(0);
+    expect(new Set(latest.map((r) => `${r.segment} ${r.snapshot_date}`))).toEqual(
+      new Set(['all 2026-11-20', 'vip 2026-11-19']),
+    );
+    expect(latest).toEqual(all);
+  });
+
   it('influencer_leaderboard ranks the latest all-segment figures with profiles', async () => {
     const rows = await view(data.dir, "influencer_leaderboard where campaign_id = 'c1'", 'engagement_rank');
     expect(rows).toHaveLength(2);

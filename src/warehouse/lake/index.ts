@@ -32,6 +32,7 @@ export type { LakeTransaction } from './lake-transaction.js';
 export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
 export { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 export { StreamAppend } from './stream/append-stream.js';
+export { planStreamMerge, STREAM_MERGE_FANOUT, streamTier } from './stream/merge-stream-parts.js';
 export { StreamKeys } from './stream/stream-keys.js';
 export { liveTargets, sweepVersions } from './sweep-versions.js';
 export { upsertEntities } from './tables/upsert-entities.js';

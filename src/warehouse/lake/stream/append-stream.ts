@@ -4,23 +4,28 @@ import { STREAM_PARTITION_COLUMN, type StreamTable } from '../../table-registry.
 import { fillScratch } from '../core/fill-scratch.js';
 import { dataFileName, partitionName } from '../core/lake-layout.js';
 import type { LakeTransaction } from '../lake-transaction.js';
+import { nextStreamVersion, STREAM_MERGE_FANOUT } from './merge-stream-parts.js';
 import { type PendingPart, StreamKeys } from './stream-keys.js';
 
 /**
  * One stream publish's parts: the new rows of a stream table go into one new part file per
  * received date (a new version of that day's partition, the day's earlier parts hard-linked);
  * a row whose key is already in the lake is skipped by looking it up in the exactly-once set
- * (StreamKeys, SQLite), never by reading the history. The publish calls begin() at the start
+ * (StreamKeys, SQLite), never by reading the history. Today's parts are merged in tiers as
+ * they accumulate (merge-stream-parts.ts), in the same new version. The publish calls begin() at the start
  * of its work, record() before its links are swapped and settle() after (see StreamKeys).
  */
 export class StreamAppend {
   readonly #dataDir: string;
+  readonly #fanout: number;
   #keys: StreamKeys | undefined;
   #pending: PendingPart[] = [];
   #ids: number[] = [];
 
-  constructor(dataDir: string) {
+  /** `fanout`: files per tier before a partition's parts merge (Infinity: only the closed day's compaction). */
+  constructor(dataDir: string, fanout = STREAM_MERGE_FANOUT) {
     this.#dataDir = dataDir;
+    this.#fanout = fanout;
   }
 
   /** Opens the exactly-once set and settles what a crashed publish left; again for a retried publish. */
@@ -35,7 +40,7 @@ export class StreamAppend {
   /** Writes the rows of `rows` not yet in the lake as parts of `table`; returns how many. */
   async append(tx: LakeTransaction, table: StreamTable, rows: readonly Row[]): Promise<number> {
     const fresh = STREAM_KEYS[table].fresh(this.#keys!, rows);
-    for (const { rows: partRows, ...part } of await writeParts(tx, table, fresh))
+    for (const { rows: partRows, ...part } of await writeParts(tx, table, fresh, this.#fanout))
       this.#pending.push({ ...part, ...STREAM_KEYS[table].ofPart(partRows) });
     return fresh.length;
   }
@@ -128,6 +133,7 @@ async function writeParts(
   tx: LakeTransaction,
   table: StreamTable,
   rows: readonly Row[],
+  fanout: number,
 ): Promise<WrittenPart[]> {
   const byDate = new Map<string, Row[]>();
   for (const row of rows) {
@@ -140,7 +146,7 @@ async function writeParts(
   for (const [date, dateRows] of [...byDate].sort(([a], [b]) => a.localeCompare(b))) {
     const select = await fillScratch(tx, table, dateRows);
     const link = join(tx.lake, table, partitionName(STREAM_PARTITION_COLUMN, date));
-    const { version } = tx.nextVersion(link, table, date, () => true);
+    const version = await nextStreamVersion(tx, table, link, date, fanout);
     const file = dataFileName('p', version.vid);
     await tx.write(select, version, file, { wide: tx.table(table).wide });
     parts.push({ table, link, file, rows: dateRows });
