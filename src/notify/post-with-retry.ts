@@ -24,40 +24,27 @@ export interface Poster {
   close(): Promise<void>;
 }
 
+/** Network failures worth another attempt: the webhook (or the way to it) is down or slow for a moment. */
+const RETRIED_ERROR_CODES = [
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'ENETDOWN',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EHOSTUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+];
+
 export function createPoster(
   options: { attemptTimeoutMs?: number; totalMs?: number; minRetryMs?: number } = {},
 ): Poster {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const totalMs = options.totalMs ?? SEND_BOUND_MS;
-  const agent = new RetryAgent(
-    new Agent({
-      headersTimeout: attemptTimeoutMs,
-      bodyTimeout: attemptTimeoutMs,
-      connectTimeout: attemptTimeoutMs,
-    }),
-    {
-      maxRetries: MAX_RETRIES,
-      minTimeout: options.minRetryMs ?? 1_000,
-      maxTimeout: 8_000,
-      timeoutFactor: 2,
-      // A webhook's POST: Slack and healthchecks.io take a repeat in their stride.
-      methods: ['POST'],
-      statusCodes: [429, 500, 502, 503, 504],
-      errorCodes: [
-        'ECONNRESET',
-        'ECONNREFUSED',
-        'ENOTFOUND',
-        'ENETDOWN',
-        'ENETUNREACH',
-        'EHOSTDOWN',
-        'EHOSTUNREACH',
-        'EPIPE',
-        'UND_ERR_SOCKET',
-        'UND_ERR_HEADERS_TIMEOUT',
-        'UND_ERR_CONNECT_TIMEOUT',
-      ],
-    },
-  );
+  const agent = createRetryAgent(attemptTimeoutMs, options.minRetryMs ?? 1_000);
   return {
     async post(url, body, contentType, signal) {
       const bound = AbortSignal.timeout(totalMs);
@@ -84,6 +71,27 @@ export function createPoster(
     },
     close: () => agent.destroy(),
   };
+}
+
+/** The agent of every POST: each attempt bounded by `attemptTimeoutMs`, up to MAX_RETRIES retries with backoff. */
+function createRetryAgent(attemptTimeoutMs: number, minRetryMs: number): RetryAgent {
+  return new RetryAgent(
+    new Agent({
+      headersTimeout: attemptTimeoutMs,
+      bodyTimeout: attemptTimeoutMs,
+      connectTimeout: attemptTimeoutMs,
+    }),
+    {
+      maxRetries: MAX_RETRIES,
+      minTimeout: minRetryMs,
+      maxTimeout: 8_000,
+      timeoutFactor: 2,
+      // A webhook's POST: Slack and healthchecks.io take a repeat in their stride.
+      methods: ['POST'],
+      statusCodes: [429, 500, 502, 503, 504],
+      errorCodes: RETRIED_ERROR_CODES,
+    },
+  );
 }
 
 /** An error as one line without the URL (undici's messages never hold it; codes say more). */

@@ -54,7 +54,7 @@ export interface ReportData {
   readonly documents: Row[];
 }
 
-/** The views the data checks write (issue 14); older warehouses have neither. */
+/** The views over what the data checks found (sql/warehouse/views/); older warehouses have neither. */
 const CHECK_VIEWS = ['data_checks', 'data_check_failures'] as const;
 
 export async function loadReportData(options: ReportOptions, now = new Date()): Promise<ReportData> {
@@ -162,7 +162,7 @@ async function loadChecks(
       : [];
     return { recorded: true, snapshot, checks, failures, historyFailures };
   } catch (error) {
-    // Views of another shape than issue 14's contract: the rest of the report still stands.
+    // Views of another shape than the data checks' contract: the rest of the report still stands.
     return { recorded: false, unreadable: firstLine(error) };
   }
 }

@@ -148,108 +148,136 @@ async function renderSection(section: ChartSection): Promise<string> {
   ].join('\n');
 }
 
+/** The report's chart sections, in page order. */
 function chartSections(data: ReportData): ChartSection[] {
   const latest = data.window?.to ?? 'the latest snapshot';
   const label = new Map(data.followed.map((f) => [f.campaign_id, f.campaign]));
-  const named = (rows: readonly Row[]) =>
+  const named: CampaignNamer = (rows) =>
     rows.map((r) => ({ ...r, campaign: label.get(r.campaign_id) ?? null }));
-  const history = named(data.history);
   return [
     whatChanged(data),
-    {
-      id: 'campaigns',
-      title: 'Top campaigns over time',
-      intro: data.campaigns.length
-        ? 'Engagement and EMV of the campaigns asked for, on each snapshot of the window.'
-        : `Engagement and EMV, on each snapshot of the window, of the campaigns with the most engagement on ${escapeHtml(latest)} (the top ${TOP_CAMPAIGNS}).`,
-      rows: data.history,
-      empty: 'No campaign snapshot in this window: nothing to draw.',
-      spec: () => historySpec(history, data.followed),
-      table: {
-        caption: 'Engagement and EMV per snapshot and campaign',
-        columns: [
-          { key: 'snapshot_date', label: 'snapshot', kind: 'date' },
-          { key: 'campaign', label: 'campaign', kind: 'text' },
-          ...ENGAGEMENT_EMV,
-        ],
-        rows: history,
-      },
-    },
-    {
-      id: 'networks',
-      title: 'Networks',
-      intro: `Posts, engagement and EMV per network on ${escapeHtml(latest)}, over the campaigns of the report. These add up across campaigns; reach does not, so it is shown per campaign and network below, never summed.`,
-      rows: data.networkTotals,
-      empty: 'No network figures on the latest snapshot.',
-      spec: () => networkSpec(data.networkTotals),
-      table: {
-        caption: 'Posts, engagement and EMV per network',
-        columns: [{ key: 'network', label: 'network', kind: 'text' }, ...SUMMED],
-      },
-      extra:
-        data.networkReach.length === 0
-          ? ''
-          : htmlTable(
-              't-network-reach',
-              "Reach per network of the followed campaigns, beside each campaign's own total reach (not a sum)",
-              [
-                { key: 'campaign', label: 'campaign', kind: 'text' },
-                { key: 'network', label: 'network', kind: 'text' },
-                { key: 'reach', label: 'reach on this network', kind: 'count' },
-                { key: 'campaign_total_reach', label: 'campaign total reach', kind: 'count' },
-              ],
-              named(data.networkReach),
-            ),
-    },
-    {
-      id: 'influencers',
-      title: 'Top influencers',
-      intro: `The influencers with the most engagement on ${escapeHtml(latest)} (the top ${TOP_INFLUENCERS}), over their campaigns in this report.`,
-      rows: data.influencers,
-      empty: 'No influencer figures on the latest snapshot.',
-      spec: () => influencerSpec(data.influencers),
-      table: {
-        caption: 'Top influencers by engagement',
-        columns: [
-          { key: 'influencer', label: 'influencer', kind: 'text' },
-          { key: 'influencer_id', label: 'id', kind: 'text' },
-          ...SUMMED,
-          { key: 'followers', label: 'followers', kind: 'count' },
-        ],
-      },
-    },
-    {
-      id: 'sales',
-      title: 'Sales against budget',
-      intro: `Sales attributed to influencers on ${escapeHtml(latest)}, per currency, against the budget of the influencers they are attributed to. The API does not state the budget's currency: read each panel within its currency; currencies are never added.`,
-      rows: data.sales,
-      empty: 'No sales attributed on the latest snapshot.',
-      spec: () => salesSpec(data.sales),
-      table: {
-        caption: 'Sales and budget per currency',
-        columns: [
-          { key: 'currency', label: 'currency', kind: 'text' },
-          { key: 'sales', label: 'sales', kind: 'amount' },
-          { key: 'budget', label: 'budget of the selling influencers', kind: 'amount' },
-          { key: 'influencers', label: 'influencer-campaigns with sales', kind: 'count' },
-        ],
-      },
-    },
-    {
-      id: 'documents',
-      title: 'Streamed documents',
-      intro: `Documents pushed to the hooks per day and search type${data.documentsWindow ? `, ${escapeHtml(data.documentsWindow.from)} to ${escapeHtml(data.documentsWindow.to)}` : ''}. They belong to searches, not campaigns: the campaign and segment options do not apply.`,
-      rows: data.documents,
-      empty: 'No streamed documents in the warehouse.',
-      spec: () => documentsSpec(data.documents),
-      table: {
-        caption: 'Documents per day and search type',
-        columns: [
-          { key: 'day', label: 'day', kind: 'date' },
-          { key: 'search_type', label: 'search type', kind: 'text' },
-          { key: 'documents', label: 'documents', kind: 'count' },
-        ],
-      },
-    },
+    topCampaigns(data, latest, named(data.history)),
+    networks(data, latest, named),
+    topInfluencers(data, latest),
+    salesAgainstBudget(data, latest),
+    streamedDocuments(data),
   ];
+}
+
+/** Rows with the name of their campaign beside its id (null for a campaign not followed). */
+type CampaignNamer = (rows: readonly Row[]) => Row[];
+
+/** "Top campaigns over time": engagement and EMV per snapshot of the followed campaigns. */
+function topCampaigns(data: ReportData, latest: string, history: readonly Row[]): ChartSection {
+  return {
+    id: 'campaigns',
+    title: 'Top campaigns over time',
+    intro: data.campaigns.length
+      ? 'Engagement and EMV of the campaigns asked for, on each snapshot of the window.'
+      : `Engagement and EMV, on each snapshot of the window, of the campaigns with the most engagement on ${escapeHtml(latest)} (the top ${TOP_CAMPAIGNS}).`,
+    rows: data.history,
+    empty: 'No campaign snapshot in this window: nothing to draw.',
+    spec: () => historySpec(history, data.followed),
+    table: {
+      caption: 'Engagement and EMV per snapshot and campaign',
+      columns: [
+        { key: 'snapshot_date', label: 'snapshot', kind: 'date' },
+        { key: 'campaign', label: 'campaign', kind: 'text' },
+        ...ENGAGEMENT_EMV,
+      ],
+      rows: history,
+    },
+  };
+}
+
+/** "Networks": the summed figures per network, then reach per campaign and network (never summed). */
+function networks(data: ReportData, latest: string, named: CampaignNamer): ChartSection {
+  return {
+    id: 'networks',
+    title: 'Networks',
+    intro: `Posts, engagement and EMV per network on ${escapeHtml(latest)}, over the campaigns of the report. These add up across campaigns; reach does not, so it is shown per campaign and network below, never summed.`,
+    rows: data.networkTotals,
+    empty: 'No network figures on the latest snapshot.',
+    spec: () => networkSpec(data.networkTotals),
+    table: {
+      caption: 'Posts, engagement and EMV per network',
+      columns: [{ key: 'network', label: 'network', kind: 'text' }, ...SUMMED],
+    },
+    extra:
+      data.networkReach.length === 0
+        ? ''
+        : htmlTable(
+            't-network-reach',
+            "Reach per network of the followed campaigns, beside each campaign's own total reach (not a sum)",
+            [
+              { key: 'campaign', label: 'campaign', kind: 'text' },
+              { key: 'network', label: 'network', kind: 'text' },
+              { key: 'reach', label: 'reach on this network', kind: 'count' },
+              { key: 'campaign_total_reach', label: 'campaign total reach', kind: 'count' },
+            ],
+            named(data.networkReach),
+          ),
+  };
+}
+
+/** "Top influencers": the influencers with the most engagement on the latest snapshot. */
+function topInfluencers(data: ReportData, latest: string): ChartSection {
+  return {
+    id: 'influencers',
+    title: 'Top influencers',
+    intro: `The influencers with the most engagement on ${escapeHtml(latest)} (the top ${TOP_INFLUENCERS}), over their campaigns in this report.`,
+    rows: data.influencers,
+    empty: 'No influencer figures on the latest snapshot.',
+    spec: () => influencerSpec(data.influencers),
+    table: {
+      caption: 'Top influencers by engagement',
+      columns: [
+        { key: 'influencer', label: 'influencer', kind: 'text' },
+        { key: 'influencer_id', label: 'id', kind: 'text' },
+        ...SUMMED,
+        { key: 'followers', label: 'followers', kind: 'count' },
+      ],
+    },
+  };
+}
+
+/** "Sales against budget": attributed sales per currency (currencies never added). */
+function salesAgainstBudget(data: ReportData, latest: string): ChartSection {
+  return {
+    id: 'sales',
+    title: 'Sales against budget',
+    intro: `Sales attributed to influencers on ${escapeHtml(latest)}, per currency, against the budget of the influencers they are attributed to. The API does not state the budget's currency: read each panel within its currency; currencies are never added.`,
+    rows: data.sales,
+    empty: 'No sales attributed on the latest snapshot.',
+    spec: () => salesSpec(data.sales),
+    table: {
+      caption: 'Sales and budget per currency',
+      columns: [
+        { key: 'currency', label: 'currency', kind: 'text' },
+        { key: 'sales', label: 'sales', kind: 'amount' },
+        { key: 'budget', label: 'budget of the selling influencers', kind: 'amount' },
+        { key: 'influencers', label: 'influencer-campaigns with sales', kind: 'count' },
+      ],
+    },
+  };
+}
+
+/** "Streamed documents": the pushed documents per day and search type. */
+function streamedDocuments(data: ReportData): ChartSection {
+  return {
+    id: 'documents',
+    title: 'Streamed documents',
+    intro: `Documents pushed to the hooks per day and search type${data.documentsWindow ? `, ${escapeHtml(data.documentsWindow.from)} to ${escapeHtml(data.documentsWindow.to)}` : ''}. They belong to searches, not campaigns: the campaign and segment options do not apply.`,
+    rows: data.documents,
+    empty: 'No streamed documents in the warehouse.',
+    spec: () => documentsSpec(data.documents),
+    table: {
+      caption: 'Documents per day and search type',
+      columns: [
+        { key: 'day', label: 'day', kind: 'date' },
+        { key: 'search_type', label: 'search type', kind: 'text' },
+        { key: 'documents', label: 'documents', kind: 'count' },
+      ],
+    },
+  };
 }

@@ -7,19 +7,20 @@
  * idle, syncing, publishing), and a failure at start closes what had started, so the process exits.
  */
 
-import { resolveServiceConfig, type ServiceFlags } from '../config/service-config.js';
-import { startServiceNotifier } from '../notify/service-notifier.js';
+import { resolveServiceConfig, type ServiceConfig, type ServiceFlags } from '../config/service-config.js';
+import { type ServiceNotifier, startServiceNotifier } from '../notify/service-notifier.js';
 import { DEFAULT_SINK_HOST, DEFAULT_SINK_PORT } from '../sink/sink-options.js';
 import { startSink } from '../sink/start-sink.js';
-import { openStateDb } from '../state/state-db.js';
+import { openStateDb, type StateDb } from '../state/state-db.js';
 import { probeListen } from '../util/listen-failure.js';
-import { createLogger } from '../util/logger.js';
+import { createLogger, type Logger } from '../util/logger.js';
 import { listenForStop } from '../util/stop-signals.js';
 import { runSyncInChild } from './run-sync-in-child.js';
 import { Scheduler } from './scheduler.js';
 
 export async function runService(flags: ServiceFlags): Promise<void> {
-  const { sync: config, schedule, sink: sinkOptions } = resolveServiceConfig(flags);
+  const service = resolveServiceConfig(flags);
+  const { sync: config, schedule, sink: sinkOptions } = service;
   const logger = createLogger('serve');
   await probeListen('sink', sinkOptions.host ?? DEFAULT_SINK_HOST, sinkOptions.port ?? DEFAULT_SINK_PORT);
   const stop = await listenForStop();
@@ -41,26 +42,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
       const state = openStateDb(config.dataDir);
       try {
         if (!stoppedWhileStarting) {
-          scheduler = new Scheduler({
-            ...schedule,
-            state,
-            logger,
-            now: () => new Date(),
-            sync: async (snapshotDate, trigger, signal) => {
-              notify?.started(trigger);
-              const summary = await runSyncInChild({
-                snapshotDate,
-                trigger,
-                signal,
-                logger,
-                dataDir: config.dataDir,
-                ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
-                ...(flags.config ? { configFile: flags.config } : {}),
-              });
-              notify?.succeeded(snapshotDate, summary);
-            },
-            ...(notify ? { onOutcome: (outcome) => notify.failed(outcome) } : {}),
-          });
+          scheduler = createScheduler(flags, service, state, logger, notify);
           scheduler.start();
           logger.info({ sink: sink.url, cron: schedule.cron, dataDir: config.dataDir }, 'serving');
         }
@@ -78,4 +60,34 @@ export async function runService(flags: ServiceFlags): Promise<void> {
   } finally {
     stop.dispose();
   }
+}
+
+/** The nightly sync's scheduler: each run a child process, its start, success and failure told to the notifier. */
+function createScheduler(
+  flags: ServiceFlags,
+  { sync: config, schedule }: ServiceConfig,
+  state: StateDb,
+  logger: Logger,
+  notify: ServiceNotifier | undefined,
+): Scheduler {
+  return new Scheduler({
+    ...schedule,
+    state,
+    logger,
+    now: () => new Date(),
+    sync: async (snapshotDate, trigger, signal) => {
+      notify?.started(trigger);
+      const summary = await runSyncInChild({
+        snapshotDate,
+        trigger,
+        signal,
+        logger,
+        dataDir: config.dataDir,
+        ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+        ...(flags.config ? { configFile: flags.config } : {}),
+      });
+      notify?.succeeded(snapshotDate, summary);
+    },
+    ...(notify ? { onOutcome: (outcome) => notify.failed(outcome) } : {}),
+  });
 }

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { headerOf } from '../util/header-of.js';
 import type { Logger } from '../util/logger.js';
-import type { BodyBudget } from './body-budget.js';
+import type { BodyBudget, BodyClaim } from './body-budget.js';
 import { countDocuments } from './count-documents.js';
-import type { HookRegistry } from './hook-registry.js';
+import type { HookRegistry, RegisteredHook } from './hook-registry.js';
 import type { InboxWriter } from './inbox-writer.js';
-import { declaredLength, readBody } from './read-body.js';
+import { type BodyResult, declaredLength, readBody } from './read-body.js';
 import type { DeliveryOutcome, SinkMetrics } from './sink-metrics.js';
 import { hasSignatureHeader, verifySignature } from './verify-signature.js';
 
@@ -34,7 +34,7 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
  * nothing is parsed before the signature is verified:
  * 405 wrong method, 404 unknown (or deleted) hook, 415 not JSON, 413 a declared length over the
  * body limit, 401 no well-formed signature header, 503 + Retry-After when the body budget has no
- * room for a declared length (all of these before any body byte is read: see refuseUnread), then
+ * room for a declared length (all of these before any body byte is read: see closeAfterAnswer), then
  * the body is read (413 / 503 when a chunked one crosses the limit / the budget), 401 bad
  * signature (the strongest present: verify-signature.ts), 400 invalid JSON or no `documents`
  * array, then 200 once the inbox commit is durable, or 503 when it cannot commit (the sender retries).
@@ -46,57 +46,19 @@ export async function handleDelivery(
   ctx: DeliveryContext,
 ): Promise<void> {
   const started = performance.now();
-  const seconds = (): number => (performance.now() - started) / 1000;
-  const refuse = (status: number, outcome: DeliveryOutcome, message: string): void => {
-    reply(res, status, { error: message });
-    ctx.metrics.delivery(outcome, seconds());
-  };
-  /** A refusal that leaves the body unread: close the connection once the answer is out rather than drain it. */
-  const refuseUnread = (status: number, outcome: DeliveryOutcome, message: string): void => {
-    res.setHeader('Connection', 'close');
-    res.once('finish', () => req.socket.destroySoon());
-    refuse(status, outcome, message);
-  };
-  const overBudget = (): void => {
-    ctx.onOverBudget();
-    res.setHeader('Retry-After', String(OVER_BUDGET_RETRY_AFTER_SECONDS));
-    refuseUnread(503, 'over_budget', 'the sink is receiving too many large bodies now; retry later');
-  };
-  if (req.method !== 'POST') {
-    res.setHeader('Allow', 'POST');
-    return refuse(405, 'method_not_allowed', 'only POST is accepted on a hook path');
-  }
-  const hook = ctx.registry.byPathToken(token);
-  if (!hook) return refuse(404, 'unknown_hook', 'no such hook');
-  if (!JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) {
-    return refuse(415, 'not_json', 'Content-Type must be application/json');
-  }
-  const tooLarge = `body over the limit of ${ctx.bodyLimitBytes} bytes`;
+  const hook = routeToHook(req, res, token, ctx, started);
+  if (hook === undefined) return;
   const declared = declaredLength(req);
-  if (declared !== undefined && declared > ctx.bodyLimitBytes) {
-    return refuseUnread(413, 'too_large', tooLarge);
-  }
   const sha1 = headerOf(req, 'x-hub-signature');
   const sha256 = headerOf(req, 'x-hub-signature-256');
-  const badSignature = 'missing or invalid signature (X-Hub-Signature-256, or X-Hub-Signature without it)';
-  if (!hasSignatureHeader(sha1, sha256)) return refuseUnread(401, 'bad_signature', badSignature);
+  if (!headAcceptable(req, res, ctx, started, declared, sha1, sha256)) return;
   const claim = ctx.budget.claim();
   try {
-    if (declared !== undefined && !claim.grow(declared)) return overBudget();
-    // Only now, with room for the body, does a sender waiting on Expect: 100-continue send it.
-    if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+    if (!admitBody(req, res, ctx, started, claim, declared)) return;
     const body = await readBody(req, ctx.bodyLimitBytes, claim, declared);
-    if (body === 'aborted') {
-      // The sender went away, or its connection timed out: nobody to answer.
-      ctx.metrics.delivery('aborted', seconds());
-      return;
-    }
-    if (body === 'too_large') return refuseUnread(413, 'too_large', tooLarge);
-    if (body === 'over_budget') return overBudget();
-    if (!verifySignature(hook.secret, body, sha1, sha256)) return refuse(401, 'bad_signature', badSignature);
-    const documents = countDocuments(body);
-    if (documents === 'invalid_json') return refuse(400, 'invalid_json', 'body is not valid JSON');
-    if (documents === 'no_documents') return refuse(400, 'no_documents', 'body has no "documents" array');
+    if (!bodyReceived(req, res, ctx, started, body)) return;
+    const documents = checkedDocuments(res, ctx, started, hook, body, sha1, sha256);
+    if (documents === undefined) return;
     let deliveryId: number;
     try {
       deliveryId = await ctx.writer.append({
@@ -107,14 +69,174 @@ export async function handleDelivery(
       });
     } catch (error) {
       ctx.logger.error({ err: (error as Error).message, hookId: hook.hookId }, 'sink: inbox commit failed');
-      return refuse(503, 'inbox_unavailable', 'cannot store the delivery now; retry later');
+      return refuse(
+        res,
+        ctx,
+        started,
+        503,
+        'inbox_unavailable',
+        'cannot store the delivery now; retry later',
+      );
     }
     reply(res, 200, { status: 'accepted', delivery_id: deliveryId });
-    ctx.metrics.delivery('accepted', seconds(), documents);
+    ctx.metrics.delivery('accepted', secondsSince(started), documents);
   } finally {
     // The body is the inbox's now (or dropped): its bytes no longer count against the budget.
     claim.release();
   }
+}
+
+// The steps below take the request's parts as arguments, not a per-request object or closures:
+// this is the sink's hot path, and they add no allocation or await of their own.
+
+const OVER_BUDGET = 'the sink is receiving too many large bodies now; retry later';
+const BAD_SIGNATURE = 'missing or invalid signature (X-Hub-Signature-256, or X-Hub-Signature without it)';
+
+/** The hook a request is for, once its method, path and Content-Type are right (else 405, 404, 415). */
+function routeToHook(
+  req: IncomingMessage,
+  res: ServerResponse,
+  token: string,
+  ctx: DeliveryContext,
+  started: number,
+): RegisteredHook | undefined {
+  if (req.method !== 'POST') {
+    res.setHeader('Allow', 'POST');
+    return refuse(res, ctx, started, 405, 'method_not_allowed', 'only POST is accepted on a hook path');
+  }
+  const hook = ctx.registry.byPathToken(token);
+  if (!hook) return refuse(res, ctx, started, 404, 'unknown_hook', 'no such hook');
+  if (!JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) {
+    return refuse(res, ctx, started, 415, 'not_json', 'Content-Type must be application/json');
+  }
+  return hook;
+}
+
+/** The head's checks before any body byte: a declared length within the limit (413), a signature header (401). */
+function headAcceptable(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: DeliveryContext,
+  started: number,
+  declared: number | undefined,
+  sha1: string | undefined,
+  sha256: string | undefined,
+): boolean {
+  if (declared !== undefined && declared > ctx.bodyLimitBytes) {
+    closeAfterAnswer(req, res);
+    refuse(res, ctx, started, 413, 'too_large', tooLarge(ctx));
+    return false;
+  }
+  if (!hasSignatureHeader(sha1, sha256)) {
+    closeAfterAnswer(req, res);
+    refuse(res, ctx, started, 401, 'bad_signature', BAD_SIGNATURE);
+    return false;
+  }
+  return true;
+}
+
+/** Room in the body budget for a declared length (else 503), then the go-ahead to a sender waiting on it. */
+function admitBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: DeliveryContext,
+  started: number,
+  claim: BodyClaim,
+  declared: number | undefined,
+): boolean {
+  if (declared !== undefined && !claim.grow(declared)) {
+    refuseOverBudget(req, res, ctx, started);
+    return false;
+  }
+  // Only now, with room for the body, does a sender waiting on Expect: 100-continue send it.
+  if (req.headers.expect?.toLowerCase() === '100-continue') res.writeContinue();
+  return true;
+}
+
+/** Whether the whole body arrived; if not, the answer (413, 503) or, for a sender gone, none. */
+function bodyReceived(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: DeliveryContext,
+  started: number,
+  body: BodyResult,
+): body is Buffer {
+  if (body === 'aborted') {
+    // The sender went away, or its connection timed out: nobody to answer.
+    ctx.metrics.delivery('aborted', secondsSince(started));
+  } else if (body === 'too_large') {
+    closeAfterAnswer(req, res);
+    refuse(res, ctx, started, 413, 'too_large', tooLarge(ctx));
+  } else if (body === 'over_budget') {
+    refuseOverBudget(req, res, ctx, started);
+  } else {
+    return true;
+  }
+  return false;
+}
+
+/** The documents of a body whose signature verifies (else 401) and that holds a `documents` array (else 400). */
+function checkedDocuments(
+  res: ServerResponse,
+  ctx: DeliveryContext,
+  started: number,
+  hook: RegisteredHook,
+  body: Buffer,
+  sha1: string | undefined,
+  sha256: string | undefined,
+): number | undefined {
+  if (!verifySignature(hook.secret, body, sha1, sha256)) {
+    return refuse(res, ctx, started, 401, 'bad_signature', BAD_SIGNATURE);
+  }
+  const documents = countDocuments(body);
+  if (documents === 'invalid_json') {
+    return refuse(res, ctx, started, 400, 'invalid_json', 'body is not valid JSON');
+  }
+  if (documents === 'no_documents') {
+    return refuse(res, ctx, started, 400, 'no_documents', 'body has no "documents" array');
+  }
+  return documents;
+}
+
+function secondsSince(started: number): number {
+  return (performance.now() - started) / 1000;
+}
+
+function tooLarge(ctx: DeliveryContext): string {
+  return `body over the limit of ${ctx.bodyLimitBytes} bytes`;
+}
+
+/** Answers a refusal and counts it; returns undefined so that a step can `return refuse(...)`. */
+function refuse(
+  res: ServerResponse,
+  ctx: DeliveryContext,
+  started: number,
+  status: number,
+  outcome: DeliveryOutcome,
+  message: string,
+): undefined {
+  reply(res, status, { error: message });
+  ctx.metrics.delivery(outcome, secondsSince(started));
+  return undefined;
+}
+
+/** For a refusal that leaves the body unread: close the connection once the answer is out rather than drain it. */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  res.once('finish', () => req.socket.destroySoon());
+}
+
+/** 503 + Retry-After: no room in the body budget now (the caller's onOverBudget counts and notes it). */
+function refuseOverBudget(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: DeliveryContext,
+  started: number,
+): void {
+  ctx.onOverBudget();
+  res.setHeader('Retry-After', String(OVER_BUDGET_RETRY_AFTER_SECONDS));
+  closeAfterAnswer(req, res);
+  refuse(res, ctx, started, 503, 'over_budget', OVER_BUDGET);
 }
 
 export function reply(res: ServerResponse, status: number, body: unknown): void {
