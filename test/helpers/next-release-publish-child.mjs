@@ -12,9 +12,10 @@ import { pathToFileURL } from 'node:url';
 
 const [release, dataDir, inputFile] = process.argv.slice(2);
 const input = JSON.parse(readFileSync(inputFile, 'utf8'));
-const load = (module) => import(pathToFileURL(join(release, 'dist', 'src', 'warehouse', module)).href);
-const { openStaging } = await load('open-staging.js');
-const { publishSync } = await load('publish-sync.js');
+// The warehouse's front door: what code outside src/warehouse imports.
+const { openStaging, publishSync } = await import(
+  pathToFileURL(join(release, 'dist', 'src', 'warehouse', 'index.js')).href
+);
 
 const staging = await openStaging(dataDir, `${input.snapshotDate}-next-release`);
 await staging.append(input.rows);
