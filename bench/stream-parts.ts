@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- stream-parts [--parts 10,100,1000,2880] [--docs 10]`: the cost of today's
- * sink parts as a day goes on (issue 24's second table). Publishes `docs` documents at a time
+ * sink parts as a day goes on. Publishes `docs` documents at a time
  * into one received date until it has had each number of publishes of `--parts` (2,880: a day
  * at 30 s), and there measures, on a read-only connection held open since the first publish,
  * `count(*) from stream_documents` and `stream_documents_daily` (medians), and the median sink

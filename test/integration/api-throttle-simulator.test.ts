@@ -1,5 +1,5 @@
 /**
- * The throttle against the simulator on loopback, in the scenarios of issue 13. The
+ * The throttle against the simulator on loopback, in the scenarios src/api/throttle/README.md names. The
  * assertions are about behaviour (the throttle's reported rate and reasons, the server's
  * 429s), never about speed: rates and Retry-Afters are small so each test takes seconds.
  */

@@ -212,7 +212,7 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
   it('failing data checks are listed up front when the warehouse has the checks views', async () => {
     const [[campaign]] = (await sql(dataDir, 'select min(campaign_id) from campaigns')) as [[string]];
     const snapshot = REPORT_NIGHTS.at(-1);
-    // The views as issue 14's data checks define them, over rows made up here.
+    // The views as the data checks define them, over rows made up here.
     const page = await reportWithViews(
       dataDir,
       `create table test_checks as select * from (values
