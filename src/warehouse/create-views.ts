@@ -19,14 +19,41 @@ export function readSqlFiles(dir: string): ViewDefinition[] {
     .map((file) => ({ name: basename(file, '.sql'), sql: readFileSync(join(dir, file), 'utf8') }));
 }
 
+/** Analyst views that also get a `latest_<view>`: the same select over the latest snapshots. */
+const LATEST_OF_VIEWS = ['network_breakdown'] as const;
+
 /**
- * The analyst views, in name order: the files of sql/warehouse/views, and `latest_<fact>` for
- * each fact table the registry gives one (latestView), generated: they differ only in the name.
+ * The analyst views, in name order: the files of sql/warehouse/views, `latest_<fact>` for
+ * each fact table the registry gives one (latestView), and `latest_<view>` for the views of
+ * LATEST_OF_VIEWS (latestOfView), generated: they differ only in the name or the sources.
  */
 export function listViews(): ViewDefinition[] {
   const files = readSqlFiles(join(packageRoot(), 'sql', 'warehouse', 'views'));
   const latest = FACT_TABLES.filter((table) => TABLES[table].latestView === true).map(latestView);
-  return [...files, ...latest].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const latestOf = files.filter((view) => (LATEST_OF_VIEWS as readonly string[]).includes(view.name));
+  return [...files, ...latest, ...latestOf.map(latestOfView)].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+}
+
+/**
+ * latest_<view>: the view's select with each fact table it reads (`main.<fact>`) read from
+ * lake_latest instead, which holds only the latest snapshot of each segment: one day's files
+ * rather than the whole history, where `<view> where snapshot_date = (select max(...))` lists
+ * and reads them all. Entities (`main.campaigns`) are read as they are.
+ */
+function latestOfView(view: ViewDefinition): ViewDefinition {
+  const facts: ReadonlySet<string> = new Set(FACT_TABLES);
+  const select = view.sql.replace(/\bmain\.([a-z_]+)\b/g, (source, table: string) =>
+    facts.has(table) ? `lake_latest.${sqlIdentifier(table)}` : source,
+  );
+  return {
+    name: `latest_${view.name}`,
+    sql: `-- latest_${view.name}: ${view.name} at the latest snapshot_date of each segment (as the
+-- latest_<fact> views), with the same columns and rules. Generated from
+-- sql/warehouse/views/${view.name}.sql, its fact tables read from lake_latest (one day's files).
+${select}`,
+  };
 }
 
 /** latest_<table>: the rows of the table's latest snapshot (lake_latest, kept by each publish). */
