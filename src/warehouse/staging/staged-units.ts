@@ -20,11 +20,15 @@ export class StagedUnits {
   note(table: string, rows: readonly Row[]): void {
     const spec = tableSpec(table);
     if (!spec?.unitScoped) return;
-    let last: string | undefined;
+    // Rows come grouped by unit: a key is built only where the unit changes, not per row.
+    let lastSegment: unknown;
+    let lastCampaign: unknown;
     for (const row of rows) {
-      const key = unitKey(spec.segmented ? row.segment : ALL_SEGMENT, row.campaign_id);
-      if (key !== last) this.#units.add(key);
-      last = key;
+      const segment = spec.segmented ? row.segment : ALL_SEGMENT;
+      if (segment === lastSegment && row.campaign_id === lastCampaign) continue;
+      lastSegment = segment;
+      lastCampaign = row.campaign_id;
+      this.#units.add(unitKey(segment, row.campaign_id));
     }
   }
 

@@ -48,7 +48,9 @@ export function planStreamMerge(
   for (const name of files) {
     const tier = streamTier(name);
     if (tier === undefined) continue;
-    byTier.set(tier, [...(byTier.get(tier) ?? []), name]);
+    const files = byTier.get(tier);
+    if (files) files.push(name);
+    else byTier.set(tier, [name]);
   }
   const merged: string[] = [];
   let tier = 0;
