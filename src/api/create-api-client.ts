@@ -6,6 +6,7 @@
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { createApiStats } from './api-stats.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, DEFAULT_TIMEOUT_MS } from './client-defaults.js';
 import { hookEndpoints } from './hook-endpoints.js';
 import { influencerEndpoints } from './influencer-endpoints.js';
 import { createRequester } from './requester.js';
@@ -14,12 +15,6 @@ import { Throttle } from './throttle/throttle.js';
 import type { ApiClient, ApiClientOptions, SearchType } from './types.js';
 import { validateBaseUrl } from './validate-base-url.js';
 
-/** The profile's largest page: fewest requests per record. */
-export const DEFAULT_PAGE_SIZE = 100;
-/** Five retries with backoff ride out a blip of several seconds without stalling a night run. */
-export const DEFAULT_MAX_RETRIES = 5;
-/** A response slower than this (headers, or a gap in the body) counts as failed and is retried. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
 /** A Retry-After further away than this is capped (and reported): a night is not spent waiting. */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 15 * 60_000;
 /** Default first backoff step: long enough to let a blip pass, short enough to stay in the night. */

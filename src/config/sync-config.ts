@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, DEFAULT_TIMEOUT_MS } from '../api/client-defaults.js';
 import { validateBaseUrl } from '../api/validate-base-url.js';
 import { type NotifyConfig, resolveNotifyConfig } from '../notify/notify-config.js';
 import { UserError } from '../util/user-error.js';
@@ -22,10 +23,6 @@ export const DEFAULT_RPS = 5;
 /** Requests in flight at once: enough to hide latency at DEFAULT_RPS, few enough to be polite. */
 export const DEFAULT_CONCURRENCY = 4;
 export { DEFAULT_DATA_DIR } from './data-dir.js';
-/** The API's maximum page size (api-profile.md): fewest requests per record. */
-export const DEFAULT_PAGE_SIZE = 100;
-export const DEFAULT_MAX_RETRIES = 5;
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface SyncFlags {
   readonly baseUrl?: string;
