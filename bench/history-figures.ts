@@ -101,7 +101,7 @@ export function questionTable(
   const rows = [
     ['question', `${shortDays} d ms`, `${days} d ms`, 'ratio', 'native ms', 'vs native', 'missed'],
   ];
-  for (const name of Object.keys(questions)) {
+  for (const [name, question] of Object.entries(questions)) {
     const key = `q_${name}`;
     const missed = Object.keys(figures)
       .filter((k) => k.startsWith(`${key}_`) && k.endsWith('_ok') && figures[k] === false)
@@ -112,7 +112,9 @@ export function questionTable(
       cell(`${key}_${shortDays}_ms`),
       cell(`${key}_${days}_ms`),
       cell(`${key}_ratio`),
-      cell(`${key}_native_ms`),
+      question.wholeHistory && figures[`${key}_native_ms`] === undefined
+        ? 'not copied'
+        : cell(`${key}_native_ms`),
       cell(`${key}_native_ratio`),
       missed.join(', ') || '-',
     ]);

@@ -1,4 +1,5 @@
 /** The history benchmark's questions, asked through the catalog as an analyst asks them, and their timing. */
+import { createHash } from 'node:crypto';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { sqlString } from '../src/warehouse/warehouse-paths.js';
 
@@ -102,18 +103,35 @@ export interface QuestionTarget {
 }
 
 /**
- * Median ms of each target's questions, each DuckDB file opened read-only (one connection
- * each, held through the run). Question by question, every target in turn asks it, so a
- * shared machine's load weighs on the targets alike.
+ * A question's answer, as rows in any order, fractions to 10 significant digits (a sum of
+ * doubles depends on the order DuckDB's threads add them): equal digests, equal answers.
  */
-export async function timeQuestions(targets: readonly QuestionTarget[]): Promise<Record<string, number>[]> {
+function answerDigest(rows: unknown[]): string {
+  const round = (_: string, v: unknown) =>
+    typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(10)) : v;
+  const lines = rows.map((row) => JSON.stringify(row, round)).sort();
+  return `${rows.length}:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
+}
+
+/** Per target, each question's median ms and its answer's digest (history-questions' answerDigest). */
+export interface QuestionResults {
+  readonly ms: Record<string, number>;
+  readonly answers: Record<string, string>;
+}
+
+/**
+ * Median ms of each target's questions, each DuckDB file opened read-only (one connection
+ * each, held through the run), and their answers. Question by question, every target in turn
+ * asks it, so a shared machine's load weighs on the targets alike.
+ */
+export async function timeQuestions(targets: readonly QuestionTarget[]): Promise<QuestionResults[]> {
   const opened: { instance: DuckDBInstance; connection: DuckDBConnection }[] = [];
   try {
     for (const { path } of targets) {
       const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
       opened.push({ instance, connection: await instance.connect() });
     }
-    const out = targets.map(() => ({}) as Record<string, number>);
+    const out = targets.map((): QuestionResults => ({ ms: {}, answers: {} }));
     const names = [...new Set(targets.flatMap((t) => Object.keys(t.sqls)))];
     for (const name of names)
       for (const [i, target] of targets.entries()) {
@@ -122,10 +140,11 @@ export async function timeQuestions(targets: readonly QuestionTarget[]): Promise
         const times: number[] = [];
         for (let run = 0; run < QUESTION_RUNS; run += 1) {
           const started = performance.now();
-          await opened[i]!.connection.runAndReadAll(sql);
+          const reader = await opened[i]!.connection.runAndReadAll(sql);
           if (run > 0) times.push(performance.now() - started);
+          else out[i]!.answers[name] = answerDigest(reader.getRowsJson());
         }
-        out[i]![name] = median(times);
+        out[i]!.ms[name] = median(times);
       }
     return out;
   } finally {

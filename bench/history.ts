@@ -157,9 +157,13 @@ export async function runHistoryBench(args: string[]): Promise<Figures> {
       { path: publishedPath(long.dir), sqls: sqlsOf(longQuestions) },
       { path: native, sqls: nativeSqls },
     ]);
+    // The comparison holds only if both answer the same.
+    const differ = Object.keys(nativeSqls).filter(
+      (name) => onNative!.answers[name] !== onLong!.answers[name],
+    );
     const questions = questionFigures(
       longQuestions,
-      { short: onShort!, long: onLong!, native: onNative! },
+      { short: onShort!.ms, long: onLong!.ms, native: onNative!.ms },
       shortDays,
       days,
     );
@@ -183,6 +187,8 @@ export async function runHistoryBench(args: string[]): Promise<Figures> {
       ...questions.figures,
       ...publishes,
       native_tables: nativeTables.join(','),
+      native_answers_same: differ.length === 0,
+      native_answers_differ: differ.join(','),
       native_post_metrics: copyPosts,
       native_post_metrics_copy_s_estimate: Math.round(probe.seconds),
       native_post_metrics_mb_estimate: Math.round(probe.bytes / 1e6),
@@ -203,6 +209,7 @@ export async function runHistoryBench(args: string[]): Promise<Figures> {
       ...questions.flags,
       ...Object.keys(publishes).filter((k) => k.endsWith('_ok')),
       'data_dir_ok',
+      'native_answers_same',
     ];
     const missed = flags.filter((k) => figures[k] === false);
     Object.assign(figures, {
