@@ -1,0 +1,105 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { dataFileName, factLabel } from '../core/lake-layout.js';
+import { fileColumns, type LakeTable } from '../core/lake-tables.js';
+import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';
+
+/**
+ * Rows per row group of a closed month's file. Its rows are sorted by snapshot_date, so each
+ * group's min/max statistics let a one-day question skip the others; large groups keep the
+ * footer small (a month of post_metrics, 5.1M rows at 170k posts: 5 groups, a footer about a
+ * day file's), and a footer is what every question pays per file (docs/design/history-layout.md).
+ * Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE: the writer holds a whole group in memory.
+ */
+export const MONTH_ROW_GROUP_SIZE = 1_048_576;
+
+/**
+ * DuckDB's memory limit while a month file is written (then set back): the writer holds a
+ * whole row group, and 1M rows of post_metrics fail under the publish's 48 MB (they needed
+ * about 250 MB; at 512 MB the write is also not slowed by spilling its sort).
+ */
+export const MONTH_WRITE_MEMORY = '512MB';
+
+export function monthRowGroupRows(table: LakeTable): number {
+  return table.wide ? WIDE_ROW_GROUP_SIZE : MONTH_ROW_GROUP_SIZE;
+}
+
+/** Runs `work` with the memory limit raised to MONTH_WRITE_MEMORY, then sets the previous limit back. */
+export async function withMonthMemory<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  const reader = await connection.runAndReadAll("select current_setting('memory_limit')");
+  const previous = String(reader.getRows()[0]![0]);
+  await connection.run(`set memory_limit = ${sqlString(MONTH_WRITE_MEMORY)}`);
+  try {
+    return await work();
+  } finally {
+    await connection.run(`set memory_limit = ${sqlString(previous)}`);
+  }
+}
+
+/**
+ * The table's file columns read from `paths` (fact files of any release since FACT_LAYOUT 2)
+ * with the schema anchor first: a column a migration added after a file was written reads
+ * as NULL, typed by the anchor.
+ */
+export function readFactFiles(table: LakeTable, anchor: string, paths: readonly string[]): string {
+  const columns = fileColumns(table)
+    .map((c) => id(c.name))
+    .join(', ');
+  const list = [anchor, ...paths].map(sqlString).join(', ');
+  return `select ${columns} from read_parquet([${list}], union_by_name = true)`;
+}
+
+/**
+ * Writes `select`'s rows (one month of one segment) into `version` as that month's file,
+ * sorted by snapshot_date in MONTH_ROW_GROUP_SIZE groups. Returns the rows written.
+ */
+export function writeMonthFile(
+  tx: LakeTransaction,
+  table: LakeTable,
+  version: NewVersion,
+  month: string,
+  segment: string,
+  select: string,
+): Promise<number> {
+  return withMonthMemory(tx.connection, () =>
+    tx.write(
+      `select * from (${select}) order by snapshot_date`,
+      version,
+      dataFileName(factLabel(month, segment), version.vid),
+      { rowGroupRows: monthRowGroupRows(table) },
+    ),
+  );
+}
+
+/**
+ * Writes a fact table's history into `version` in the layout: a month file per closed month
+ * and segment, a day file per day of the open month (the month of the newest of `days`) and
+ * segment. `days`: every date and segment holding rows; `rows(dates, segment)`: a select of
+ * those dates' rows of the segment (file columns). Returns the rows written per date and segment.
+ */
+export async function writeFactHistory(
+  tx: LakeTransaction,
+  table: LakeTable,
+  version: NewVersion,
+  days: readonly { date: string; segment: string }[],
+  rows: (dates: readonly string[], segment: string) => string,
+): Promise<number> {
+  const open = days.reduce((newest, d) => (d.date > newest ? d.date : newest), '').slice(0, 7);
+  const closed = new Map<string, { month: string; segment: string; dates: string[] }>();
+  let written = 0;
+  for (const { date, segment } of days) {
+    const month = date.slice(0, 7);
+    if (month >= open) {
+      const name = dataFileName(factLabel(date, segment), version.vid);
+      written += await tx.write(rows([date], segment), version, name, { wide: table.wide });
+      continue;
+    }
+    const key = `${month}~${segment}`;
+    const group = closed.get(key) ?? { month, segment, dates: [] };
+    group.dates.push(date);
+    closed.set(key, group);
+  }
+  for (const { month, segment, dates } of closed.values())
+    written += await writeMonthFile(tx, table, version, month, segment, rows(dates.sort(), segment));
+  return written;
+}
