@@ -92,7 +92,12 @@ export class LakeTransaction {
     select: string,
     version: NewVersion,
     name: string,
-    options: { params?: (string | number)[]; keepEmpty?: boolean; wide?: boolean; rowGroupRows?: number } = {},
+    options: {
+      params?: (string | number)[];
+      keepEmpty?: boolean;
+      wide?: boolean;
+      rowGroupRows?: number;
+    } = {},
   ): Promise<number> {
     const path = join(version.dir, name);
     const result = await this.connection.run(

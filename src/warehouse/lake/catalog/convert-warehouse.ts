@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ALL_SEGMENT } from '../../table-registry.js';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
 import { dataFileName, newVersionId, partitionName, versionsPath } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
-import { type LakeTransaction, rowGroupSize } from '../lake-transaction.js';
 import { writeFactHistory } from '../facts/write-month.js';
+import { type LakeTransaction, rowGroupSize } from '../lake-transaction.js';
 import { importSeenKeys } from '../stream/stream-keys.js';
-import { ALL_SEGMENT } from '../../table-registry.js';
 
 const OLD = 'previous_release';
 

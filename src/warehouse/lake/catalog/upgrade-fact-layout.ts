@@ -87,14 +87,17 @@ async function upgradeTable(tx: LakeTransaction, table: LakeTable, old: string):
   const version = tx.newVersion(table.name, 'v');
   const anchorName = dataFileName(SCHEMA_FILE, version.vid);
   const columns = fileColumns(table).map((c) => id(c.name));
-  await tx.write(`select ${columns.join(', ')} from memory.main.${id(table.name)} limit 0`, version, anchorName, {
-    keepEmpty: true,
-  });
+  await tx.write(
+    `select ${columns.join(', ')} from memory.main.${id(table.name)} limit 0`,
+    version,
+    anchorName,
+    {
+      keepEmpty: true,
+    },
+  );
   const anchor = join(version.dir, anchorName);
   const rows = (dates: readonly string[], segment: string) => {
-    const paths = days
-      .filter((d) => d.segment === segment && dates.includes(d.date))
-      .flatMap((d) => d.paths);
+    const paths = days.filter((d) => d.segment === segment && dates.includes(d.date)).flatMap((d) => d.paths);
     const list = [...(oldAnchor ? [oldAnchor] : []), ...paths].map(sqlString).join(', ');
     // The new anchor gives every column of the current schema (one the old files lack reads NULL).
     return `select ${columns.join(', ')} from (select * from read_parquet(${sqlString(anchor)})

@@ -38,13 +38,16 @@ export async function writeAnchors(tx: LakeTransaction): Promise<void> {
       const { version } = tx.nextVersion(link, table.name, 'v', (file) => labelOf(file) !== SCHEMA_FILE);
       const name = dataFileName(SCHEMA_FILE, version.vid);
       await tx.write(emptySelect(table), version, name, { keepEmpty: true });
-      if (table.kind === 'fact') await writeLatest(tx, table, await latestEntries(tx, table), join(version.dir, name));
+      if (table.kind === 'fact')
+        await writeLatest(tx, table, await latestEntries(tx, table), join(version.dir, name));
     }
   }
 }
 
 /** The current latest entries; scanned from the table's files when there is no tree yet (after a conversion). */
 async function latestEntries(tx: LakeTransaction, table: LakeTable) {
-  const entries = linkTarget(latestLinkPath(tx.lake, table.name)) ? readLatest(tx.lake, table.name) : undefined;
+  const entries = linkTarget(latestLinkPath(tx.lake, table.name))
+    ? readLatest(tx.lake, table.name)
+    : undefined;
   return entries?.size ? entries : await scanLatest(tx, table);
 }

@@ -52,7 +52,14 @@ export async function consolidateFacts(tx: LakeTransaction): Promise<Record<stri
     for (const files of closing) {
       const paths = files.map((f) => f.path).sort();
       const { segment, period } = files[0]!;
-      await writeMonthFile(tx, table, version, monthOf(period), segment, readFactFiles(table, current.anchor, paths));
+      await writeMonthFile(
+        tx,
+        table,
+        version,
+        monthOf(period),
+        segment,
+        readFactFiles(table, current.anchor, paths),
+      );
     }
     written[table.name] = closing.length;
   }

@@ -2,7 +2,14 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ALL_SEGMENT } from '../../table-registry.js';
 import { sqlString } from '../../warehouse-paths.js';
-import { dataFileName, factLabel, labelOf, latestLinkPath, parseFactFile, SCHEMA_FILE } from '../core/lake-layout.js';
+import {
+  dataFileName,
+  factLabel,
+  labelOf,
+  latestLinkPath,
+  parseFactFile,
+  SCHEMA_FILE,
+} from '../core/lake-layout.js';
 import type { LakeTable } from '../core/lake-tables.js';
 import { linkTarget } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';
@@ -47,13 +54,12 @@ export async function scanLatest(
   live: readonly FactFile[] = factVersion(tx.lake, table.name)?.files ?? [],
 ): Promise<Map<string, LatestEntry>> {
   const entries = new Map<string, LatestEntry>();
-  const files = [...live]
-    .filter((f) => f.period !== skip)
-    .sort((a, b) => (a.period < b.period ? 1 : -1));
+  const files = [...live].filter((f) => f.period !== skip).sort((a, b) => (a.period < b.period ? 1 : -1));
   for (const file of files) {
     const entry = entries.get(file.segment);
     if (!isMonthFile(file)) {
-      if (!entry || entry.date < file.period) entries.set(file.segment, { date: file.period, path: file.path });
+      if (!entry || entry.date < file.period)
+        entries.set(file.segment, { date: file.period, path: file.path });
       continue;
     }
     if (entry && entry.date > `${file.period}-31`) continue;

@@ -57,7 +57,8 @@ export async function replaceFacts(
     const select = `${others} union all select ${columns} from (${staged(where)})`;
     const written = await writeMonthFile(tx, table, version, month, segment, select);
     const dateRows = written - Number(kept.getRows()[0]![0]);
-    if (dateRows > 0) files.set(segment, join(version.dir, dataFileName(factLabel(month, segment), version.vid)));
+    if (dateRows > 0)
+      files.set(segment, join(version.dir, dataFileName(factLabel(month, segment), version.vid)));
     rows += dateRows;
   }
   const latest = await nextLatest(tx, table, readLatest(tx.lake, table.name), date, files, segments);

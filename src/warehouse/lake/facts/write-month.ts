@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
-import { dataFileName, factLabel } from '../core/lake-layout.js';
+import { dataFileName, factLabel, monthOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';
 
@@ -84,11 +84,11 @@ export async function writeFactHistory(
   days: readonly { date: string; segment: string }[],
   rows: (dates: readonly string[], segment: string) => string,
 ): Promise<number> {
-  const open = days.reduce((newest, d) => (d.date > newest ? d.date : newest), '').slice(0, 7);
+  const open = monthOf(days.map((d) => d.date).sort()[days.length - 1] ?? '');
   const closed = new Map<string, { month: string; segment: string; dates: string[] }>();
   let written = 0;
   for (const { date, segment } of days) {
-    const month = date.slice(0, 7);
+    const month = monthOf(date);
     if (month >= open) {
       const name = dataFileName(factLabel(date, segment), version.vid);
       written += await tx.write(rows([date], segment), version, name, { wide: table.wide });
