@@ -90,7 +90,7 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
   }
 }
 
-/** Runs COPY statements in a child DuckDB (2 threads, 1 GB), waiting for it. */
+/** Runs COPY statements in a child DuckDB (2 threads, 1 GB; the statements on its stdin), waiting for it. */
 function runCopies(statements: readonly string[]): void {
   if (statements.length === 0) return;
   const duckdb = pathToFileURL(createRequire(import.meta.url).resolve('@duckdb/node-api')).href;
@@ -98,12 +98,13 @@ function runCopies(statements: readonly string[]): void {
     const { DuckDBInstance } = await import(${JSON.stringify(duckdb)});
     const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
     const connection = await instance.connect();
-    for (const sql of JSON.parse(process.argv[1])) await connection.run(sql);
+    const { readFileSync } = await import('node:fs');
+    for (const sql of JSON.parse(readFileSync(0, 'utf8'))) await connection.run(sql);
     connection.closeSync();
     instance.closeSync();`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(statements)], {
-    stdio: 'inherit',
-    maxBuffer: 1 << 20,
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    input: JSON.stringify(statements),
+    stdio: ['pipe', 'inherit', 'inherit'],
   });
 }
 
