@@ -82,7 +82,7 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
       symlinkSync(relative(dir, version), join(dir, partitionName(column, date)));
     }
   }
-  runCopies(copies);
+  runCopies(copies, join(dataDir, '.clone-spill'));
   for (const { link, version } of swaps) {
     const temp = `${link}.history-swap`;
     symlinkSync(relative(lake, version), temp);
@@ -90,13 +90,16 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
   }
 }
 
-/** Runs COPY statements in a child DuckDB (2 threads, 1 GB; the statements on its stdin), waiting for it. */
-function runCopies(statements: readonly string[]): void {
+/**
+ * Runs COPY statements in a child DuckDB (2 threads, 1 GB, spilling to `spill`, removed after;
+ * the statements on its stdin), waiting for it.
+ */
+function runCopies(statements: readonly string[], spill: string): void {
   if (statements.length === 0) return;
   const duckdb = pathToFileURL(createRequire(import.meta.url).resolve('@duckdb/node-api')).href;
   const script = `
     const { DuckDBInstance } = await import(${JSON.stringify(duckdb)});
-    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB' });
+    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB', temp_directory: ${JSON.stringify(spill)} });
     const connection = await instance.connect();
     const { readFileSync } = await import('node:fs');
     for (const sql of JSON.parse(readFileSync(0, 'utf8'))) await connection.run(sql);
@@ -106,6 +109,7 @@ function runCopies(statements: readonly string[]): void {
     input: JSON.stringify(statements),
     stdio: ['pipe', 'inherit', 'inherit'],
   });
+  rmSync(spill, { recursive: true, force: true });
 }
 
 /**
