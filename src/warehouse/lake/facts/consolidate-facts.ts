@@ -50,16 +50,16 @@ export async function consolidateFacts(tx: LakeTransaction): Promise<Record<stri
       current.version,
     );
     for (const files of closing) {
-      const paths = files.map((f) => f.path).sort();
-      const { segment, period } = files[0]!;
-      await writeMonthFile(
-        tx,
+      // By name is by date (names start with it); day files only: read in that order, no sort.
+      const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : 1));
+      const { segment, period } = sorted[0]!;
+      const select = readFactFiles(
         table,
-        version,
-        monthOf(period),
-        segment,
-        readFactFiles(table, current.anchor, paths),
+        current.anchor,
+        sorted.map((f) => f.path),
       );
+      const daysOnly = sorted.every((f) => f.period !== monthOf(f.period));
+      await writeMonthFile(tx, table, version, monthOf(period), segment, select, daysOnly);
     }
     written[table.name] = closing.length;
   }

@@ -24,15 +24,23 @@ export function monthRowGroupRows(table: LakeTable): number {
   return table.wide ? WIDE_ROW_GROUP_SIZE : MONTH_ROW_GROUP_SIZE;
 }
 
-/** Runs `work` with the memory limit raised to MONTH_WRITE_MEMORY, then sets the previous limit back. */
-export async function withMonthMemory<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  const reader = await connection.runAndReadAll("select current_setting('memory_limit')");
-  const previous = String(reader.getRows()[0]![0]);
+/**
+ * Runs `work` with the memory limit raised to MONTH_WRITE_MEMORY and insertion order kept
+ * (a COPY of files listed by date then writes them in that order, with no sort), then sets
+ * both back.
+ */
+async function withMonthSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  const reader = await connection.runAndReadAll(
+    "select current_setting('memory_limit'), current_setting('preserve_insertion_order')",
+  );
+  const [memory, order] = reader.getRows()[0]!.map(String) as [string, string];
   await connection.run(`set memory_limit = ${sqlString(MONTH_WRITE_MEMORY)}`);
+  await connection.run('set preserve_insertion_order = true');
   try {
     return await work();
   } finally {
-    await connection.run(`set memory_limit = ${sqlString(previous)}`);
+    await connection.run(`set memory_limit = ${sqlString(memory)}`);
+    await connection.run(`set preserve_insertion_order = ${order === 'true'}`);
   }
 }
 
@@ -51,7 +59,9 @@ export function readFactFiles(table: LakeTable, anchor: string, paths: readonly 
 
 /**
  * Writes `select`'s rows (one month of one segment) into `version` as that month's file,
- * sorted by snapshot_date in MONTH_ROW_GROUP_SIZE groups. Returns the rows written.
+ * sorted by snapshot_date in MONTH_ROW_GROUP_SIZE groups. `inDateOrder`: `select` already
+ * yields its rows by date (day files read in date order): no sort, which would need as much
+ * memory and spill again as the month. Returns the rows written.
  */
 export function writeMonthFile(
   tx: LakeTransaction,
@@ -60,10 +70,11 @@ export function writeMonthFile(
   month: string,
   segment: string,
   select: string,
+  inDateOrder = false,
 ): Promise<number> {
-  return withMonthMemory(tx.connection, () =>
+  return withMonthSettings(tx.connection, () =>
     tx.write(
-      `select * from (${select}) order by snapshot_date`,
+      inDateOrder ? select : `select * from (${select}) order by snapshot_date`,
       version,
       dataFileName(factLabel(month, segment), version.vid),
       { rowGroupRows: monthRowGroupRows(table) },
