@@ -119,6 +119,13 @@ describe('the upgrade of a data directory with per-date fact folders', () => {
       '_schema',
     ]);
     expect(readdirSync(lake).filter((name) => name.startsWith('.'))).toEqual([]);
+    // The month files are sorted by date (what lets their row groups' statistics prune).
+    const unsorted = await perDate(
+      `(select snapshot_date from (select snapshot_date, lag(snapshot_date) over (partition by filename order by file_row_number) as before
+          from read_parquet(${sqlString(`${lake}/post_metrics/2026-10~*.parquet`)}, file_row_number = true, filename = true))
+        where snapshot_date < before)`,
+    );
+    expect(unsorted).toEqual({});
     for (const table of tables) expect(lstatSync(join(lake, table)).isSymbolicLink(), table).toBe(true);
 
     // The views answer, the stream tables kept their rows, and a second run changes nothing.

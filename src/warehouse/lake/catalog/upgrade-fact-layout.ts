@@ -103,7 +103,8 @@ async function upgradeTable(tx: LakeTransaction, table: LakeTable, old: string):
     return `select ${columns.join(', ')} from (select * from read_parquet(${sqlString(anchor)})
       union all by name select * from read_parquet([${list}], hive_partitioning = true, union_by_name = true, hive_types = {'snapshot_date': 'DATE'}))`;
   };
-  await writeFactHistory(tx, table, version, days, rows);
+  // `days` is in date order (the folders' names), so each month's files are read by date.
+  await writeFactHistory(tx, table, version, days, rows, true);
   await checkCounts(tx, table, days, version.dir);
   tx.publish(join(tx.lake, table.name), version);
   const written = factVersionOf({ dir: version.dir, files: readdirSync(version.dir).sort() });

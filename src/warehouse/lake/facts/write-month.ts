@@ -86,7 +86,8 @@ export function writeMonthFile(
  * Writes a fact table's history into `version` in the layout: a month file per closed month
  * and segment, a day file per day of the open month (the month of the newest of `days`) and
  * segment. `days`: every date and segment holding rows; `rows(dates, segment)`: a select of
- * those dates' rows of the segment (file columns). Returns the rows written per date and segment.
+ * those dates' rows of the segment (file columns), by date when `inDateOrder` (no sort then).
+ * Returns the rows written.
  */
 export async function writeFactHistory(
   tx: LakeTransaction,
@@ -94,6 +95,7 @@ export async function writeFactHistory(
   version: NewVersion,
   days: readonly { date: string; segment: string }[],
   rows: (dates: readonly string[], segment: string) => string,
+  inDateOrder = false,
 ): Promise<number> {
   const open = monthOf(days.map((d) => d.date).sort()[days.length - 1] ?? '');
   const closed = new Map<string, { month: string; segment: string; dates: string[] }>();
@@ -111,6 +113,14 @@ export async function writeFactHistory(
     closed.set(key, group);
   }
   for (const { month, segment, dates } of closed.values())
-    written += await writeMonthFile(tx, table, version, month, segment, rows(dates.sort(), segment));
+    written += await writeMonthFile(
+      tx,
+      table,
+      version,
+      month,
+      segment,
+      rows(dates.sort(), segment),
+      inDateOrder,
+    );
   return written;
 }
