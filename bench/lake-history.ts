@@ -1,26 +1,85 @@
 /** Helpers of the history benchmark and the lake tests: a long history written directly, bytes written. */
-import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { LAKE_DIR_NAME, linkTarget, partitionName, versionsPath } from '../src/warehouse/lake/index.js';
+import { pathToFileURL } from 'node:url';
+import {
+  dataFileName,
+  factLabel,
+  factVersion,
+  LAKE_DIR_NAME,
+  linkTarget,
+  MONTH_ROW_GROUP_SIZE,
+  monthOf,
+  partitionName,
+  versionsPath,
+} from '../src/warehouse/lake/index.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
+import { sqlString } from '../src/warehouse/warehouse-paths.js';
 
 /**
- * Gives a lake a long history quickly: every partition of `from` (snapshot_date or
- * received_date) is cloned, as hard links, to each of `dates`, as the lake's own layout
- * would hold them (a version directory under _versions/ and a partition link).
+ * Gives a lake a long history quickly, in the layout the lake's own publishes and upkeep
+ * write: each fact table's files of `from` are copied to each of `dates` with snapshot_date
+ * replaced (one COPY per closed month and segment, sorted by date in month row groups; one
+ * per day of the open month, the month of the newest date), in one new version swapped in
+ * like a publish; the stream tables' partitions of `from` (received_date) are cloned as hard
+ * links. Synchronous (the COPYs run in a child process).
  */
 export function cloneDays(dataDir: string, from: string, dates: readonly string[]): void {
   const lake = join(dataDir, LAKE_DIR_NAME);
+  const copies: string[] = [];
+  const swaps: { link: string; version: string }[] = [];
+  const all = [...new Set([from, ...dates])].sort();
+  const open = monthOf(all[all.length - 1]!);
   for (const table of readdirSync(lake)) {
     // _versions, _latest and dot names are not tables.
     if (table.startsWith('_') || table.startsWith('.')) continue;
     const dir = join(lake, table);
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      continue; // a whole-table link to files
+    if (lstatSync(dir).isSymbolicLink()) {
+      const current = factVersion(lake, table);
+      const sources = current?.files.filter((f) => f.period === from) ?? [];
+      if (!current || sources.length === 0) continue; // a whole table, or no rows that day
+      const vid = `history${Date.now().toString(36)}`;
+      const version = join(versionsPath(lake, table), `v.${vid}`);
+      mkdirSync(version, { recursive: true });
+      const replaced = new Set(sources.filter(() => monthOf(from) < open).map((f) => f.name));
+      for (const name of current.version.files)
+        if (!replaced.has(name)) linkSync(join(current.version.dir, name), join(version, name));
+      for (const source of sources) {
+        const read = `read_parquet(${sqlString(source.path)})`;
+        const months = new Map<string, string[]>();
+        for (const date of all) {
+          if (monthOf(date) < open) months.set(monthOf(date), [...(months.get(monthOf(date)) ?? []), date]);
+          else if (date !== from) {
+            const out = join(version, dataFileName(factLabel(date, source.segment), vid));
+            copies.push(
+              `copy (select * replace (${sqlString(date)}::date as snapshot_date) from ${read}) to ${sqlString(out)} (format parquet)`,
+            );
+          }
+        }
+        for (const [month, days] of months) {
+          const out = join(version, dataFileName(factLabel(month, source.segment), vid));
+          const list = days.map((d) => `${sqlString(d)}::date`).join(', ');
+          copies.push(
+            `copy (select * replace (d as snapshot_date) from ${read}, (select unnest([${list}]) as d) order by d)
+               to ${sqlString(out)} (format parquet, row_group_size ${MONTH_ROW_GROUP_SIZE})`,
+          );
+        }
+      }
+      swaps.push({ link: dir, version });
+      continue;
     }
+    const entries = readdirSync(dir);
     const source = entries.find((name) => name.endsWith(`=${from}`));
     if (!source) continue;
     const column = source.split('=')[0]!;
@@ -32,6 +91,34 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
       symlinkSync(relative(dir, version), join(dir, partitionName(column, date)));
     }
   }
+  runCopies(copies, join(dataDir, '.clone-spill'));
+  for (const { link, version } of swaps) {
+    const temp = `${link}.history-swap`;
+    symlinkSync(relative(lake, version), temp);
+    renameSync(temp, link);
+  }
+}
+
+/**
+ * Runs COPY statements in a child DuckDB (2 threads, 1 GB, spilling to `spill`, removed after;
+ * the statements on its stdin), waiting for it.
+ */
+function runCopies(statements: readonly string[], spill: string): void {
+  if (statements.length === 0) return;
+  const duckdb = pathToFileURL(createRequire(import.meta.url).resolve('@duckdb/node-api')).href;
+  const script = `
+    const { DuckDBInstance } = await import(${JSON.stringify(duckdb)});
+    const instance = await DuckDBInstance.create(':memory:', { threads: '2', memory_limit: '1GB', temp_directory: ${JSON.stringify(spill)} });
+    const connection = await instance.connect();
+    const { readFileSync } = await import('node:fs');
+    for (const sql of JSON.parse(readFileSync(0, 'utf8'))) await connection.run(sql);
+    connection.closeSync();
+    instance.closeSync();`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    input: JSON.stringify(statements),
+    stdio: ['pipe', 'inherit', 'inherit'],
+  });
+  rmSync(spill, { recursive: true, force: true });
 }
 
 /**

@@ -13,8 +13,9 @@
 
 /**
  * How a table is written and laid out in the lake (docs/lake.md):
- *   fact:   daily figures of the extractor; one partition per snapshot_date, one file per
- *           segment (or `all`); a sync replaces the date's rows of the segments it fetched
+ *   fact:   daily figures of the extractor; one file per day of the open month and segment
+ *           (or `all`), one per closed month and segment, all holding snapshot_date; a sync
+ *           replaces the date's rows of the segments it fetched
  *   entity: the extractor's latest attributes of each entity, upserted by key (first_seen_at
  *           kept), in one file per month first seen
  *   stream: the sink's rows; one partition per received date, one part per publish, merged
@@ -36,7 +37,10 @@ export interface TableSpec {
   readonly unitScoped?: boolean;
   /** Staged rows are unique on the key by construction, so publishing skips deduplication. */
   readonly stagedUnique?: boolean;
-  /** The hive partition column of its lake path: snapshot_date (a column), received_date (of received_at). */
+  /**
+   * The column a table's files are split by: snapshot_date (facts: a file per day or closed
+   * month, holding the column) or received_date (streams: hive folders, of received_at).
+   */
   readonly partitionColumn?: string;
   /** Columns of type JSON (wide: the lake writes the table in smaller row groups). */
   readonly jsonColumns?: readonly string[];

@@ -4,7 +4,7 @@
  * flagged on its day for exactly the campaigns, posts and networks concerned, and the checks
  * read only the lake files they need.
  */
-import { readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DataCheckSummary } from '../../src/extract/check-before-publish.js';
@@ -147,7 +147,7 @@ describe('history checks over simulated days', () => {
     expect(spiked).toEqual({ expected: total(dayOf(8)), actual: total(dayOf(9)), compared_with: dayOf(8) });
   }, 600_000);
 
-  it('read only the partitions they need, and compare with the latest snapshot after missed nights', async () => {
+  it('read only the files they need, and compare with the latest snapshot after missed nights', async () => {
     const sim = await liveSim(23);
     const dataDir = tempDataDir();
     await syncNights(sim, dataDir, 20);
@@ -159,17 +159,20 @@ describe('history checks over simulated days', () => {
       (['campaign_network_metrics', 'post_metrics'].includes(table) && day === dayOf(19));
     let spoiled = 0;
     // (The data checks' own tables stay: the view read at the end scans them all.)
-    for (const table of readdirSync(lake).filter((t) => !t.startsWith('_') && !t.startsWith('check_'))) {
-      for (const partition of readdirSync(join(lake, table)).filter((p) => p.startsWith('snapshot_date=2'))) {
-        const day = partition.slice('snapshot_date='.length);
-        if (needed(table, day)) continue;
-        const dir = resolve(join(lake, table), readlinkSync(join(lake, table, partition)));
-        for (const file of readdirSync(dir)) {
-          // A new file under the name: the _latest tree's hard links keep the real bytes.
-          rmSync(join(dir, file));
-          writeFileSync(join(dir, file), 'not parquet');
-          spoiled++;
-        }
+    const tables = readdirSync(lake).filter(
+      (t) => !t.startsWith('_') && !t.startsWith('check_') && lstatSync(join(lake, t)).isSymbolicLink(),
+    );
+    for (const table of tables) {
+      // A fact table is one link to a folder of files named `<date>~<segment>.<vid>.parquet`
+      // (the nights are all in one month: no month file yet).
+      const dir = resolve(lake, readlinkSync(join(lake, table)));
+      for (const file of readdirSync(dir)) {
+        const day = /^(\d{4}-\d{2}-\d{2})~/.exec(file)?.[1];
+        if (!day || needed(table, day)) continue;
+        // A new file under the name: the _latest tree's hard links keep the real bytes.
+        rmSync(join(dir, file));
+        writeFileSync(join(dir, file), 'not parquet');
+        spoiled++;
       }
     }
     expect(spoiled).toBeGreaterThan(100);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,10 @@ describe('conversion of a warehouse.duckdb of the previous release', () => {
     expect(await refreshCatalog(data.dir)).toBe('converted');
     expect(await digests(publishedPath(data.dir), tables)).toEqual(before);
     expect(existsSync(`${publishedPath(data.dir)}.before-lake`)).toBe(true);
-    expect(existsSync(join(data.dir, 'lake', 'post_metrics', 'snapshot_date=2026-11-20'))).toBe(true);
+    // Facts in the month layout: one link per table, a file per day of the open month and segment.
+    const facts = readdirSync(join(data.dir, 'lake', 'post_metrics'));
+    expect(facts.filter((f) => f.startsWith('2026-11-20~')).length).toBeGreaterThan(0);
+    expect(facts.some((f) => f.startsWith('snapshot_date='))).toBe(false);
     // Converted once: the next run finds the catalog current.
     expect(await refreshCatalog(data.dir)).toBeUndefined();
     const latest = await queryReadOnly(data.dir, 'select distinct snapshot_date from latest_post_metrics');

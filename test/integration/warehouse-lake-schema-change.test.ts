@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  readdirSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
@@ -49,14 +57,19 @@ describe('a later migration adding a column', () => {
     work.remove();
   });
 
-  it('keeps the old partitions readable (NULL in the new column) and types the new one', async () => {
+  it('keeps the old files readable (NULL in the new column) and types the new one', async () => {
     const dir = data.dir;
     const lake = lakePath(dir);
-    const oldDayLink = join(lake, 'post_metrics', `snapshot_date=${OLD_DAY}`);
+    // The old day's file in the table's live folder (one link per table, files named by date).
+    const oldDayFile = () => {
+      const dir = resolve(lake, readlinkSync(join(lake, 'post_metrics')));
+      const name = readdirSync(dir).find((file) => file.startsWith(`${OLD_DAY}~all.`))!;
+      return { name, ino: statSync(join(dir, name)).ino };
+    };
 
     // The current release publishes a day.
     await stageAndPublish(dir, OLD_DAY, ['all'], { posts: POSTS });
-    const oldDayVersion = readlinkSync(oldDayLink);
+    const oldDay = oldDayFile();
     const stampBefore = readStamp(lake)!.schema;
     const catalogBefore = statSync(publishedPath(dir)).ino;
 
@@ -80,8 +93,9 @@ describe('a later migration adding a column', () => {
     // The catalog was rewritten for the new schema (a new file, renamed over the old one)...
     expect(readStamp(lake)!.schema).not.toBe(stampBefore);
     expect(statSync(publishedPath(dir)).ino).not.toBe(catalogBefore);
-    // ...and the old day's partition was left as it was: nothing rewrote the history.
-    expect(readlinkSync(oldDayLink)).toBe(oldDayVersion);
+    // ...and the old day's file was left as it was (hard-linked, same inode): nothing rewrote
+    // the history.
+    expect(oldDayFile()).toEqual(oldDay);
 
     // A new connection sees the column, typed as the migration declares, in the table's view
     // and in the latest-snapshot views; old rows read NULL, new rows their values.

@@ -1,12 +1,10 @@
 /**
  * The history checks' inputs (sql/checks/history/): the previous snapshots of each segment
- * of a run, read from the lake's files of the partitions they need (never the whole
+ * of a run, read from the lake's files holding the dates they need (never the whole
  * history) into temp tables of the staging connection, and the tolerances as macros.
  */
-import { readdirSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { ANCHOR_PARTITION, isDay, lakePath, segmentOfFile } from '../lake/index.js';
+import { factFileOf, factRows, lakePath, recentFactDates } from '../lake/index.js';
 import type { HistorySettings } from '../types.js';
 import { sqlString } from '../warehouse-paths.js';
 
@@ -66,7 +64,14 @@ export async function prepareHistory(
   // The previous snapshot's networks and posts stay in their files (views): the checks'
   // joins stream them and spill past the staging's small memory limit, a million posts too.
   const latestFiles: LatestFiles = { history_networks: [], history_posts: [] };
-  const campaignDates = segmentDates(lake, 'campaign_metrics', snapshotDate, segments);
+  const campaignDates = await recentFactDates(
+    c,
+    lake,
+    'campaign_metrics',
+    snapshotDate,
+    segments,
+    HISTORY_SNAPSHOTS,
+  );
   for (const segment of segments) {
     const dates = campaignDates.get(segment) ?? [];
     const latest = dates[0];
@@ -74,11 +79,11 @@ export async function prepareHistory(
     previous.set(segment, latest.date);
     await loadCampaigns(c, segment, dates, files);
     for (const name of LATEST_ONLY) {
-      const file = segmentFile(lake, TABLES[name].lake, latest.date, segment);
+      const file = factFileOf(lake, TABLES[name].lake, latest.date, segment);
       if (!file) continue; // the segment had no rows in that table that day
       files.push(file);
       latestFiles[name].push(
-        `select ${sqlString(segment)} as segment, ${TABLES[name].select} from read_parquet(${sqlString(file)})`,
+        `select ${sqlString(segment)} as segment, ${TABLES[name].select} from ${factRows(file, latest.date)}`,
       );
     }
   }
@@ -115,10 +120,10 @@ async function loadCampaigns(
     `insert into history_previous values (${sqlString(segment)}, ${sqlString(dates[0]!.date)}::date)`,
   );
   for (const { date, file } of dates) {
-    files.push(file);
+    if (!files.includes(file)) files.push(file); // a month file holds several of the dates
     await c.run(
       `insert into history_campaigns select ${sqlString(segment)}, ${sqlString(date)}::date, ${TABLES.history_campaigns.select}
-         from read_parquet(${sqlString(file)})`,
+         from ${factRows(file, date)}`,
     );
   }
 }
@@ -131,54 +136,4 @@ async function createLatestViews(c: DuckDBConnection, latestFiles: LatestFiles):
       `create or replace temp view ${name} as ${[...latestFiles[name], empty].join('\nunion all ')}`,
     );
   }
-}
-
-/**
- * Per segment, its last HISTORY_SNAPSHOTS snapshots of a fact table before `before`, latest
- * first, each with the segment's file (resolved): directory listings, no file opened, and
- * only as far back as needed.
- */
-function segmentDates(
-  lake: string,
-  table: string,
-  before: string,
-  segments: readonly string[],
-): Map<string, { date: string; file: string }[]> {
-  const out = new Map<string, { date: string; file: string }[]>(segments.map((s) => [s, []]));
-  for (const date of partitionDates(lake, table).filter((d) => d < before)) {
-    if (segments.every((s) => out.get(s)!.length >= HISTORY_SNAPSHOTS)) break;
-    const dir = realpathSync(join(lake, table, `snapshot_date=${date}`));
-    for (const name of readdirSync(dir)) {
-      const list = out.get(segmentOfFile(name) ?? '');
-      if (list && list.length < HISTORY_SNAPSHOTS) list.push({ date, file: join(dir, name) });
-    }
-  }
-  return out;
-}
-
-/** The table's snapshot dates, latest first (the schema anchor left out); none without a lake. */
-function partitionDates(lake: string, table: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(lake, table));
-  } catch {
-    return [];
-  }
-  return names
-    .map((name) => /^snapshot_date=(.*)$/.exec(name)?.[1])
-    .filter((date): date is string => date !== undefined && isDay(date) && date !== ANCHOR_PARTITION)
-    .sort()
-    .reverse();
-}
-
-/** The segment's file of a table's partition (resolved), if there is one. */
-function segmentFile(lake: string, table: string, date: string, segment: string): string | undefined {
-  let dir: string;
-  try {
-    dir = realpathSync(join(lake, table, `snapshot_date=${date}`));
-  } catch {
-    return undefined;
-  }
-  const name = readdirSync(dir).find((n) => segmentOfFile(n) === segment);
-  return name ? join(dir, name) : undefined;
 }

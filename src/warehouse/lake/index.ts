@@ -5,12 +5,14 @@
  * Read first: lake-transaction.ts, the transaction through which every change goes (new
  * immutable version directories, then one link swap each), and publish-warehouse.ts, which
  * runs one under the publish lock. Then one folder per kind of table (table-registry.ts):
- *   facts/    daily fact partitions, one file per segment, and the latest-snapshot trees
+ *   facts/    fact tables: a file per day (open month) or closed month and segment, their
+ *             consolidation, and the latest-snapshot trees
  *   stream/   the sink's parts, their exactly-once keys and the daily compaction
  *   tables/   entities (one file per month first seen) and small whole tables
  *   catalog/  warehouse.duckdb (views over the lake), its stamp, anchors, the conversion
  *   core/     the layout, links, the tables' descriptions, the work session
- * Upkeep (maintain-lake.ts) compacts the stream's closed days and sweeps replaced versions.
+ * Upkeep (maintain-lake.ts) compacts the stream's closed days, consolidates the facts' closed
+ * months and sweeps replaced versions.
  */
 
 export { readStamp } from './catalog/catalog-stamp.js';
@@ -18,16 +20,23 @@ export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
 export {
   ANCHOR_PARTITION,
+  dataFileName,
+  FACT_LAYOUT,
+  factLabel,
   isDay,
   LAKE_DIR_NAME,
   lakePath,
+  monthOf,
   partitionName,
   versionsPath,
 } from './core/lake-layout.js';
 export type { LakeTable } from './core/lake-tables.js';
 export { linkedFiles, linkTarget } from './core/link-target.js';
+export { consolidateFacts } from './facts/consolidate-facts.js';
+export { factFileOf, factRows, factVersion, recentFactDates } from './facts/fact-files.js';
 export { segmentOfFile } from './facts/latest-tree.js';
 export { replaceFacts } from './facts/replace-facts.js';
+export { MONTH_ROW_GROUP_SIZE } from './facts/write-month.js';
 export type { LakeTransaction } from './lake-transaction.js';
 export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
 export { type BeforeRename, publishWarehouse } from './publish-warehouse.js';

@@ -85,17 +85,23 @@ export class LakeTransaction {
 
   /**
    * Writes the rows of `select` into `version` as `name` (Parquet); returns how many. A file
-   * of zero rows is removed unless `keepEmpty` (schema anchors).
+   * of zero rows is removed unless `keepEmpty` (schema anchors). `rowGroupRows`: rows per row
+   * group, when not rowGroupSize(wide) (closed months' files).
    */
   async write(
     select: string,
     version: NewVersion,
     name: string,
-    options: { params?: (string | number)[]; keepEmpty?: boolean; wide?: boolean } = {},
+    options: {
+      params?: (string | number)[];
+      keepEmpty?: boolean;
+      wide?: boolean;
+      rowGroupRows?: number;
+    } = {},
   ): Promise<number> {
     const path = join(version.dir, name);
     const result = await this.connection.run(
-      `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${rowGroupSize(options.wide)})`,
+      `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${options.rowGroupRows ?? rowGroupSize(options.wide)})`,
       options.params,
     );
     const rows = Number(result.rowsChanged);

@@ -1,4 +1,5 @@
 import { lakePath } from './core/lake-layout.js';
+import { consolidateFacts } from './facts/consolidate-facts.js';
 import { publishWarehouse } from './publish-warehouse.js';
 import { compactStream } from './stream/compact-stream.js';
 import { retentionFromEnv, sweepVersions } from './sweep-versions.js';
@@ -6,13 +7,16 @@ import { retentionFromEnv, sweepVersions } from './sweep-versions.js';
 export interface MaintenanceResult {
   /** Closed days whose sink parts were merged, per stream table. */
   readonly compacted: Record<string, number>;
+  /** Closed months' files written (consolidated from their days), per fact table. */
+  readonly consolidated: Record<string, number>;
   /** Version directories removed after the retention period. */
   readonly removed: number;
 }
 
 /**
  * Lake upkeep, run by the sink's loader (at most every few minutes, and after midnight UTC)
- * and after each sync: merges closed days' sink parts (compactStream), then removes version
+ * and after each sync: merges closed days' sink parts (compactStream), consolidates the fact
+ * tables' closed months into month files (consolidateFacts), then removes version
  * directories no longer live once older than the retention period (sweepVersions,
  * CW_LAKE_RETENTION_MINUTES). Under the publish lock like a publish.
  */
@@ -23,11 +27,13 @@ export async function maintainLake(
   const now = options.now ?? new Date();
   const retentionMs = options.retentionMs ?? retentionFromEnv();
   let compacted: Record<string, number> = {};
+  let consolidated: Record<string, number> = {};
   let removed = 0;
   await publishWarehouse(
     dataDir,
     async (tx) => {
       compacted = await compactStream(tx, now.toISOString().slice(0, 10));
+      consolidated = await consolidateFacts(tx);
     },
     {
       afterCommit: () => {
@@ -35,5 +41,5 @@ export async function maintainLake(
       },
     },
   );
-  return { compacted, removed };
+  return { compacted, consolidated, removed };
 }

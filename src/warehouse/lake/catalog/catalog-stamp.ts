@@ -11,12 +11,14 @@ const CATALOG_FORMAT = 1;
 /**
  * What the published catalog (warehouse.duckdb) was built for: the lake's absolute path (its
  * views hold it) and the schema (migrations, analyst views, catalog format). Kept in
- * lake/_catalog.json; when either differs (a moved data directory, a new release) the next
- * run rewrites the catalog.
+ * lake/_catalog.json with the fact tables' layout; when any differs (a moved data directory,
+ * a new release) the next run rewrites the catalog (and upgrades an older layout first).
  */
 export interface CatalogStamp {
   readonly lake: string;
   readonly schema: string;
+  /** The fact tables' layout (FACT_LAYOUT); absent: the first, per-date folders. */
+  readonly layout?: number;
 }
 
 export const STAMP_FILE = '_catalog.json';

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { ALL_SEGMENT } from '../../table-registry.js';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
 import { dataFileName, newVersionId, partitionName, versionsPath } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
+import { writeFactHistory } from '../facts/write-month.js';
 import { type LakeTransaction, rowGroupSize } from '../lake-transaction.js';
 import { importSeenKeys } from '../stream/stream-keys.js';
 
@@ -10,8 +12,8 @@ const OLD = 'previous_release';
 
 /**
  * Converts a warehouse.duckdb of the previous release (tables) into the lake, keeping every
- * row: each table is written in one pass with COPY ... PARTITION_BY (facts by date and
- * segment, stream tables by received date, entities by the month they were first seen),
+ * row: facts as month and day files per segment (writeFactHistory), the others in one pass
+ * with COPY ... PARTITION_BY (stream tables by received date, entities by the month first seen),
  * its files moved into version directories and published with `tx` (the caller commits).
  * The stream tables' keys go into the exactly-once set. A table the old file lacks stays
  * empty; a column it lacks reads as NULL.
@@ -37,6 +39,7 @@ export async function convertWarehouse(tx: LakeTransaction, path: string): Promi
         .map((c) => id(c.name));
       const from = `${OLD}.main.${id(table.name)}`;
       if (table.kind === 'whole' || table.kind === 'entity') await convertWhole(tx, table, columns, from);
+      else if (table.kind === 'fact') await convertFacts(tx, table, columns, from);
       else await convertPartitioned(tx, table, columns, from);
     }
     if (oldColumns.has('stream_documents') && oldColumns.has('stream_deliveries'))
@@ -65,11 +68,27 @@ async function convertWhole(tx: LakeTransaction, table: LakeTable, columns: stri
   tx.publish(join(tx.lake, table.name), version);
 }
 
+/** A fact table into one version of month and day files (writeFactHistory). */
+async function convertFacts(tx: LakeTransaction, table: LakeTable, columns: string[], from: string) {
+  const segment = table.segmented ? 'segment' : `'${ALL_SEGMENT}'`;
+  const reader = await tx.connection.runAndReadAll(
+    `select distinct strftime(snapshot_date, '%Y-%m-%d'), ${segment} from ${from} order by 1, 2`,
+  );
+  const days = reader.getRows().map(([date, seg]) => ({ date: String(date), segment: String(seg) }));
+  if (days.length === 0) return;
+  const version = tx.newVersion(table.name, 'v');
+  await writeFactHistory(tx, table, version, days, (dates, seg) => {
+    const where = `strftime(snapshot_date, '%Y-%m-%d') in (${dates.map(sqlString).join(', ')})`;
+    return `select ${columns.join(', ')} from ${from} where ${where}${table.segmented ? ` and segment = ${sqlString(seg)}` : ''}`;
+  });
+  tx.publish(join(tx.lake, table.name), version);
+}
+
 async function convertPartitioned(tx: LakeTransaction, table: LakeTable, columns: string[], from: string) {
   const column = table.partitionColumn!;
   const source = table.kind === 'stream' ? `cast(received_at as date)` : id(column);
-  // Rows of one date land in one version; within it one file per segment (or 'all', or 'c':
-  // a stream day converted whole is a compacted day).
+  // Rows of one date land in one version; within it one file ('c': a stream day converted
+  // whole is a compacted day).
   const versions = new Map<string, ReturnType<LakeTransaction['newVersion']>>();
   const segmented = table.segmented;
   const select = `select ${columns.join(', ')}, strftime(${source}, '%Y-%m-%d') || ${

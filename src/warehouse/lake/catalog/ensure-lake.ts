@@ -1,11 +1,12 @@
 import { existsSync, linkSync, mkdirSync } from 'node:fs';
 import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../../open-database.js';
 import { publishedPath, sqlString } from '../../warehouse-paths.js';
-import { lakePath } from '../core/lake-layout.js';
+import { FACT_LAYOUT, lakePath } from '../core/lake-layout.js';
 import { openLakeSession } from '../core/open-lake-session.js';
 import { LakeTransaction } from '../lake-transaction.js';
 import { type CatalogStamp, currentSchemaHash, readStamp, writeStamp } from './catalog-stamp.js';
 import { convertWarehouse } from './convert-warehouse.js';
+import { upgradeFactLayout } from './upgrade-fact-layout.js';
 import { writeAnchors } from './write-anchors.js';
 import { writeCatalog } from './write-catalog.js';
 
@@ -13,18 +14,20 @@ import { writeCatalog } from './write-catalog.js';
 export const BEFORE_LAKE_SUFFIX = '.before-lake';
 
 /** Why the catalog was (re)written, or undefined when it was up to date. */
-export type CatalogChange = 'created' | 'converted' | 'moved' | 'schema' | 'rebuilt';
+export type CatalogChange = 'created' | 'converted' | 'upgraded' | 'moved' | 'schema' | 'rebuilt';
 
 /**
  * Brings the lake and its catalog up to date; call under the publish lock. Cheap when nothing
  * changed (reads lake/_catalog.json). Otherwise: a warehouse.duckdb of the previous release
  * (tables, no lake) is converted into the lake keeping all its rows (convertWarehouse, its
- * file kept as warehouse.duckdb.before-lake); the schema anchors are rewritten; the catalog is
- * rewritten (a moved data directory: its views held the old absolute path).
+ * file kept as warehouse.duckdb.before-lake); a lake of an older fact layout is upgraded
+ * (upgradeFactLayout: one read and write of the facts' history); the schema anchors are
+ * rewritten; the catalog is rewritten (a moved data directory: its views held the old
+ * absolute path). `afterUpgradeTable`: a test's hook, called after each table's upgrade.
  */
 export async function ensureLake(
   dataDir: string,
-  options: { force?: boolean; deferCreate?: boolean } = {},
+  options: { force?: boolean; deferCreate?: boolean; afterUpgradeTable?: (table: string) => void } = {},
 ): Promise<{ change: CatalogChange | undefined; finish?: () => Promise<void> }> {
   const lake = lakePath(dataDir);
   const stamp = readStamp(lake);
@@ -38,9 +41,11 @@ export async function ensureLake(
       : 'created'
     : options.force
       ? 'rebuilt'
-      : stamp.lake !== lake
-        ? 'moved'
-        : 'schema';
+      : (stamp.layout ?? 1) < FACT_LAYOUT
+        ? 'upgraded'
+        : stamp.lake !== lake
+          ? 'moved'
+          : 'schema';
   // A conversion reads the whole previous warehouse: more room than a publish.
   const settings = {
     ...PUBLISH_SETTINGS,
@@ -58,6 +63,8 @@ export async function ensureLake(
       const backup = `${publishedPath(dataDir)}${BEFORE_LAKE_SUFFIX}`;
       if (!existsSync(backup)) linkSync(publishedPath(dataDir), backup);
     }
+    if (stamp && (stamp.layout ?? 1) < FACT_LAYOUT)
+      await upgradeFactLayout(tx, options.afterUpgradeTable ? { afterTable: options.afterUpgradeTable } : {});
     await writeAnchors(tx);
     tx.commit();
     const result = converted || change !== 'converted' ? change : 'rebuilt';
@@ -87,7 +94,7 @@ function isCurrent(
   schema: string,
   published: boolean,
 ): boolean {
-  return stamp?.lake === lake && stamp.schema === schema && published;
+  return stamp?.lake === lake && stamp.schema === schema && stamp.layout === FACT_LAYOUT && published;
 }
 
 /** Whether a DuckDB file holds base tables (the previous release's format), not only views. */
@@ -119,5 +126,5 @@ async function finishCatalog(dataDir: string, schema: string): Promise<void> {
 /** Writes the catalog, then the stamp saying what it was built for (the lake's place, `schema`). */
 async function writeStampedCatalog(dataDir: string, tx: LakeTransaction, schema: string): Promise<void> {
   await writeCatalog(dataDir, tx.connection, tx.lake, tx.tables);
-  writeStamp(tx.lake, { lake: tx.lake, schema });
+  writeStamp(tx.lake, { lake: tx.lake, schema, layout: FACT_LAYOUT });
 }

@@ -8,10 +8,11 @@ import { type CatalogChange, catalogIsCurrent, ensureLake } from './ensure-lake.
  * previous release's file, rewrites the catalog after the data directory moved (its views
  * hold absolute paths) or the schema changed; `force` rewrites it in any case. Returns what
  * changed (undefined: nothing to do). Does nothing where there is no warehouse yet.
+ * `afterUpgradeTable`: a test's hook into an upgrade of the fact layout (see ensureLake).
  */
 export async function refreshCatalog(
   dataDir: string,
-  options: { force?: boolean } = {},
+  options: { force?: boolean; afterUpgradeTable?: (table: string) => void } = {},
 ): Promise<CatalogChange | undefined> {
   if (!existsSync(publishedPath(dataDir))) return undefined;
   if (!options.force && catalogIsCurrent(dataDir)) return undefined;

@@ -5,8 +5,9 @@ import type { LakeTable } from '../core/lake-tables.js';
 /**
  * The select of a table's view: every column of the migrations, cast to its type, over a
  * read_parquet of the table's files. union_by_name: a file written before a column existed
- * reads it as NULL (the schema anchor gives its type). Partitioned tables read their hive
- * column typed as DATE, so a filter on it prunes partitions. SQL that DuckDB 1.1 parses.
+ * reads it as NULL (the schema anchor gives its type). Stream tables read their hive column
+ * typed as DATE, so a filter on it prunes partitions; fact tables' files hold snapshot_date,
+ * sorted, so a filter on it prunes row groups by their statistics. SQL that DuckDB 1.1 parses.
  */
 export function tableViewSql(lake: string, table: LakeTable, root = `${lake}/${table.name}`): string {
   const columns = table.columns

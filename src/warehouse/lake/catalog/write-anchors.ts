@@ -21,9 +21,9 @@ function emptySelect(table: LakeTable): string {
 }
 
 /**
- * Writes every table's schema anchor with the current schema (catalog changes only): a
- * partitioned table's `<column>=0001-01-01` partition, a whole table's `_schema` file beside
- * its data files (kept), a fact table's `_latest` tree (its entries kept). After this every
+ * Writes every table's schema anchor with the current schema (catalog changes only): a stream
+ * table's `<column>=0001-01-01` partition, another table's `_schema` file beside its data
+ * files (kept), and a fact table's `_latest` tree (its entries kept). After this every
  * table's glob matches at least one file and every column of the migrations has a type.
  */
 export async function writeAnchors(tx: LakeTransaction): Promise<void> {
@@ -33,21 +33,21 @@ export async function writeAnchors(tx: LakeTransaction): Promise<void> {
       const name = dataFileName(SCHEMA_FILE, version.vid);
       await tx.write(emptySelect(table), version, name, { keepEmpty: true });
       tx.publish(join(tx.lake, table.name, partitionName(table.partitionColumn, ANCHOR_PARTITION)), version);
-      if (table.kind === 'fact')
-        writeLatest(tx, table, latestEntries(tx.lake, table), join(version.dir, name));
     } else {
       const link = join(tx.lake, table.name);
       const { version } = tx.nextVersion(link, table.name, 'v', (file) => labelOf(file) !== SCHEMA_FILE);
-      await tx.write(emptySelect(table), version, dataFileName(SCHEMA_FILE, version.vid), {
-        keepEmpty: true,
-      });
+      const name = dataFileName(SCHEMA_FILE, version.vid);
+      await tx.write(emptySelect(table), version, name, { keepEmpty: true });
+      if (table.kind === 'fact')
+        await writeLatest(tx, table, await latestEntries(tx, table), join(version.dir, name));
     }
   }
 }
 
-/** The current latest entries; scanned from the partitions when there is no tree yet (after a conversion). */
-function latestEntries(lake: string, table: LakeTable) {
-  return linkTarget(latestLinkPath(lake, table.name))
-    ? readLatest(lake, table.name)
-    : scanLatest(lake, table);
+/** The current latest entries; scanned from the table's files when there is no tree yet (after a conversion). */
+async function latestEntries(tx: LakeTransaction, table: LakeTable) {
+  const entries = linkTarget(latestLinkPath(tx.lake, table.name))
+    ? readLatest(tx.lake, table.name)
+    : undefined;
+  return entries?.size ? entries : await scanLatest(tx, table);
 }

@@ -5,11 +5,17 @@ import { join, resolve } from 'node:path';
 /**
  * Layout of the Parquet lake under <dataDir>/lake/ (docs/lake.md):
  *
- *   <fact>/snapshot_date=YYYY-MM-DD            symlink to ../_versions/<fact>/YYYY-MM-DD.<vid>/
- *   stream_documents/received_date=YYYY-MM-DD  symlink, likewise (by the day the sink received it)
+ *   <fact>                                     symlink to _versions/<fact>/v.<vid>/: a flat folder
+ *                                              of files that hold snapshot_date, sorted by it:
+ *     YYYY-MM-DD~<segment>.<vid>.parquet       a day of the open month (FACT_LAYOUT)
+ *     YYYY-MM~<segment>.<vid>.parquet          a closed month, consolidated (row groups prune)
+ *     _schema.<vid>.parquet                    the schema anchor (zero rows)
+ *   stream_documents/received_date=YYYY-MM-DD  symlink to ../_versions/<table>/YYYY-MM-DD.<vid>/
+ *                                              (hive: by the day the sink received it)
  *   <entity>, sync_runs, hooks                 symlink to _versions/<table>/v.<vid>/ (whole table)
  *   _latest/<fact>                             symlink to ../_versions/<fact>/latest.<vid>/: the
- *                                              latest snapshot of each segment, hard links
+ *                                              latest day file of each segment (hard links), never
+ *                                              a month file
  *   _versions/<table>/...                      immutable version directories (never matched by
  *                                              the views' globs; Spark and Hive skip `_` names)
  * A publish writes a new version directory (unchanged files hard-linked from the previous one)
@@ -59,7 +65,37 @@ export function newVersionId(): string {
   return `${Date.now().toString(36).padStart(9, '0')}${randomBytes(3).toString('hex')}`;
 }
 
-/** `<label>.<vid>.parquet`: labels are a segment, a month, `p` (a sink part), `c` (compacted), `_schema`. */
+/**
+ * The fact tables' layout, recorded in _catalog.json: 2 is one flat folder per table with
+ * month files (above); 1 (no `layout` in the stamp) was one hive folder per snapshot date
+ * whose files lacked snapshot_date, upgraded at the first run (catalog/upgrade-fact-layout.ts).
+ */
+export const FACT_LAYOUT = 2;
+
+/** A fact file's label: its period (a day, or a closed month) and its segment (`all` when unsegmented). */
+export function factLabel(period: string, segment: string): string {
+  return `${period}~${segment}`;
+}
+
+/** The period and segment of a fact file name (see factLabel); undefined for the anchor or another name. */
+export function parseFactFile(name: string): { period: string; segment: string } | undefined {
+  const label = labelOf(name);
+  const at = label?.indexOf('~') ?? -1;
+  if (!label || at < 0) return undefined;
+  const period = label.slice(0, at);
+  return isDay(period) || isMonth(period) ? { period, segment: label.slice(at + 1) } : undefined;
+}
+
+/** The YYYY-MM month of a YYYY-MM-DD date. */
+export function monthOf(date: string): string {
+  return date.slice(0, 7);
+}
+
+export function isMonth(value: string): boolean {
+  return /^\d{4}-\d{2}$/.test(value);
+}
+
+/** `<label>.<vid>.parquet`: labels are a fact file's period~segment, an entity's month, `p` (a sink part), `c` (compacted), `_schema`. */
 export function dataFileName(label: string, vid: string): string {
   return `${encodeURIComponent(label)}.${vid}.parquet`;
 }

@@ -11,7 +11,8 @@ export interface LakeColumn {
  * A table as the lake lays it out: its declaration (src/warehouse/table-registry.ts) and its
  * columns as the migrations define them (so a table added by a migration and a registry entry
  * becomes a lake table with no code):
- *   fact:   one partition per snapshot_date, one file per segment (or `all`)
+ *   fact:   one flat folder, a file per day (open month) or closed month and segment (or
+ *           `all`), every file holding snapshot_date (core/lake-layout.ts)
  *   stream: one partition per received date, one file per publish (merged per closed day)
  *   entity: one link for the whole table, one file per month first seen
  *   whole:  one link for the whole table (sync_runs, hooks)
@@ -21,7 +22,7 @@ export interface LakeTable {
   readonly columns: readonly LakeColumn[];
   readonly kind: TableKind;
   readonly keys: readonly string[];
-  /** The hive partition column (in the path): snapshot_date (a table column) or received_date. */
+  /** The hive partition column (in the path, not in the files): stream tables' received_date. */
   readonly partitionColumn?: string;
   /** fact tables: whether rows carry a segment (else the date's file is `all`). */
   readonly segmented: boolean;
@@ -64,7 +65,8 @@ function lakeTable(name: string, spec: TableSpec, columns: readonly LakeColumn[]
     columns,
     kind: spec.kind,
     keys: spec.keys,
-    ...(spec.partitionColumn ? { partitionColumn: spec.partitionColumn } : {}),
+    // Fact tables' files hold their snapshot_date (no hive folders since FACT_LAYOUT 2).
+    ...(spec.partitionColumn && spec.kind === 'stream' ? { partitionColumn: spec.partitionColumn } : {}),
     segmented: spec.segmented === true,
     wide: (spec.jsonColumns ?? []).length > 0,
     stagedUnique: spec.stagedUnique === true,

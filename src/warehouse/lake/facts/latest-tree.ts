@@ -1,69 +1,75 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { ALL_SEGMENT } from '../../table-registry.js';
-import { fsyncPath } from '../core/fsync-path.js';
+import { sqlString } from '../../warehouse-paths.js';
 import {
-  ANCHOR_PARTITION,
+  dataFileName,
+  factLabel,
   labelOf,
   latestLinkPath,
-  partitionName,
+  parseFactFile,
   SCHEMA_FILE,
 } from '../core/lake-layout.js';
 import type { LakeTable } from '../core/lake-tables.js';
-import { linkedVersion, linkTarget } from '../core/link-target.js';
+import { linkTarget } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';
+import { type FactFile, factVersion, isMonthFile } from './fact-files.js';
 
-/** One segment's latest snapshot: its date and a live path of its file. */
+/** One segment's latest snapshot: its date and a live path of a file holding it (a day's or a month's). */
 export interface LatestEntry {
   readonly date: string;
   readonly path: string;
 }
 
-/** A fact file's segment (unsegmented tables have one file per date, labelled `all`). */
+/** A fact file's segment (unsegmented tables have one file per period, labelled `all`). */
 export function segmentOfFile(name: string): string | undefined {
   const label = labelOf(name);
-  return label === SCHEMA_FILE ? undefined : label;
+  if (label === undefined || label === SCHEMA_FILE) return undefined;
+  return parseFactFile(name)?.segment ?? label;
 }
 
-/** The segments' latest snapshots as the current `_latest/<table>` tree has them. */
+/** The segments' latest snapshots as the current `_latest/<table>` tree has them (day files). */
 export function readLatest(lake: string, table: string): Map<string, LatestEntry> {
   const entries = new Map<string, LatestEntry>();
   const root = linkTarget(latestLinkPath(lake, table));
   if (!root) return entries;
-  for (const dir of readdirSync(root)) {
-    const date = dir.split('=')[1];
-    if (!date || date === ANCHOR_PARTITION) continue;
-    for (const name of readdirSync(join(root, dir))) {
-      const segment = segmentOfFile(name);
-      if (segment !== undefined) entries.set(segment, { date, path: join(root, dir, name) });
-    }
+  for (const name of readdirSync(root)) {
+    const file = parseFactFile(name);
+    if (file) entries.set(file.segment, { date: file.period, path: join(root, name) });
   }
   return entries;
 }
 
 /**
- * The latest snapshot of every segment found by scanning the table's partitions, newest
- * first (after a conversion, or when a re-run removed a segment's latest rows). `skip`: a
- * date whose partition is being replaced (the caller knows its new files).
+ * The latest snapshot of every segment found in the table's live files, newest first (after
+ * a conversion or an upgrade, or when a re-run removed a segment's latest rows): a day file's
+ * date from its name; a month file (a segment whose last snapshot is in a closed month) is
+ * asked its latest date. `skip`: a date being replaced (the caller knows its new files);
+ * `live`: the files to scan, when not the live version's (an upgrade's new version).
  */
-export function scanLatest(lake: string, table: LakeTable, skip?: string): Map<string, LatestEntry> {
-  const column = table.partitionColumn!;
+export async function scanLatest(
+  tx: LakeTransaction,
+  table: LakeTable,
+  skip?: string,
+  live: readonly FactFile[] = factVersion(tx.lake, table.name)?.files ?? [],
+): Promise<Map<string, LatestEntry>> {
   const entries = new Map<string, LatestEntry>();
-  const tableDir = join(lake, table.name);
-  if (!existsSync(tableDir)) return entries;
-  const dates = readdirSync(tableDir)
-    .filter((name) => name.startsWith(`${column}=`))
-    .map((name) => name.slice(column.length + 1))
-    .filter((date) => date !== ANCHOR_PARTITION && date !== skip)
-    .sort()
-    .reverse();
-  for (const date of dates) {
-    const current = linkedVersion(join(tableDir, partitionName(column, date)));
-    for (const name of current?.files ?? []) {
-      const segment = segmentOfFile(name);
-      if (segment !== undefined && !entries.has(segment))
-        entries.set(segment, { date, path: join(current!.dir, name) });
+  const files = [...live].filter((f) => f.period !== skip).sort((a, b) => (a.period < b.period ? 1 : -1));
+  for (const file of files) {
+    const entry = entries.get(file.segment);
+    if (!isMonthFile(file)) {
+      if (!entry || entry.date < file.period)
+        entries.set(file.segment, { date: file.period, path: file.path });
+      continue;
     }
+    if (entry && entry.date > `${file.period}-31`) continue;
+    const reader = await tx.connection.runAndReadAll(
+      `select strftime(max(snapshot_date), '%Y-%m-%d') from read_parquet(${sqlString(file.path)})
+        where snapshot_date <> ${sqlString(skip ?? '0001-01-01')}::date`,
+    );
+    const date = reader.getRows()[0]?.[0];
+    if (date !== null && date !== undefined && (!entry || entry.date < String(date)))
+      entries.set(file.segment, { date: String(date), path: file.path });
   }
   return entries;
 }
@@ -74,14 +80,14 @@ export function scanLatest(lake: string, table: LakeTable, skip?: string): Map<s
  * older than its current one; a segment whose rows on its latest date were removed falls
  * back to its previous date. Returns undefined when nothing changes.
  */
-export function nextLatest(
-  lake: string,
+export async function nextLatest(
+  tx: LakeTransaction,
   table: LakeTable,
   current: Map<string, LatestEntry>,
   date: string,
   files: Map<string, string>,
   segments: readonly string[],
-): Map<string, LatestEntry> | undefined {
+): Promise<Map<string, LatestEntry> | undefined> {
   const next = new Map(current);
   let changed = false;
   let scanned: Map<string, LatestEntry> | undefined;
@@ -92,7 +98,7 @@ export function nextLatest(
       next.set(segment, { date, path });
       changed = true;
     } else if (path === undefined && entry?.date === date) {
-      scanned ??= scanLatest(lake, table, date);
+      scanned ??= await scanLatest(tx, table, date);
       const previous = scanned.get(segment);
       if (previous) next.set(segment, previous);
       else next.delete(segment);
@@ -103,36 +109,33 @@ export function nextLatest(
 }
 
 /**
- * Writes a `_latest/<table>` version holding `entries` (hard links, under
- * snapshot_date=<date>/) and the table's schema anchor, and publishes it with `tx`.
+ * Writes a `_latest/<table>` version holding `entries` and the table's schema anchor (hard
+ * links, one flat folder), and publishes it with `tx`. An entry in a month file gets a day
+ * file of its date's rows written instead: latest_<fact> must never read a whole month.
  */
-export function writeLatest(
+export async function writeLatest(
   tx: LakeTransaction,
   table: LakeTable,
   entries: Map<string, LatestEntry>,
   anchorFile: string,
-): void {
+): Promise<void> {
   const version = tx.newVersion(table.name, 'latest');
-  const column = table.partitionColumn!;
-  const dirs = new Set<string>();
-  const place = (date: string, path: string) => {
-    const dir = join(version.dir, partitionName(column, date));
-    mkdirSync(dir, { recursive: true });
-    tx.linkFile(path, { dir, vid: version.vid });
-    dirs.add(dir);
-  };
-  place(ANCHOR_PARTITION, anchorFile);
-  for (const { date, path } of entries.values()) place(date, path);
-  // The commit makes the version's own folder durable; these subfolders' new links too.
-  for (const dir of dirs) fsyncPath(dir);
+  tx.linkFile(anchorFile, version);
+  for (const [segment, { date, path }] of entries) {
+    const file = parseFactFile(basename(path));
+    if (file && file.period === date) tx.linkFile(path, version);
+    else
+      await tx.write(
+        `select * from read_parquet(${sqlString(path)}) where snapshot_date = ${sqlString(date)}::date`,
+        version,
+        dataFileName(factLabel(date, segment), version.vid),
+        { wide: table.wide },
+      );
+  }
   tx.publish(latestLinkPath(tx.lake, table.name), version);
 }
 
-/** The schema anchor file of a partitioned table, as live now. */
+/** The schema anchor file of a fact table, as live now. */
 export function anchorFile(lake: string, table: LakeTable): string | undefined {
-  const current = linkedVersion(
-    join(lake, table.name, partitionName(table.partitionColumn!, ANCHOR_PARTITION)),
-  );
-  const name = current?.files.find((file) => labelOf(file) === SCHEMA_FILE);
-  return current && name ? join(current.dir, name) : undefined;
+  return factVersion(lake, table.name)?.anchor;
 }

@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlString } from '../../warehouse-paths.js';
+import { isMonth, labelOf, monthOf, parseFactFile, SCHEMA_FILE } from '../core/lake-layout.js';
+import { type LinkedVersion, linkedVersion } from '../core/link-target.js';
+
+/** A data file of a fact table's live version: a day's or a closed month's rows of one segment. */
+export interface FactFile {
+  readonly name: string;
+  /** Absolute, in the version directory (stays valid after the table's link is swapped). */
+  readonly path: string;
+  /** YYYY-MM-DD (a day file) or YYYY-MM (a closed month's file). */
+  readonly period: string;
+  readonly segment: string;
+}
+
+/** A fact table's live version: its folder, data files (by period) and schema anchor. */
+export interface FactVersion {
+  readonly version: LinkedVersion;
+  readonly files: readonly FactFile[];
+  readonly anchor: string | undefined;
+}
+
+/** The table's live version as its link has it now (one readlink, one readdir); undefined without one. */
+export function factVersion(lake: string, table: string): FactVersion | undefined {
+  const version = linkedVersion(join(lake, table));
+  return version && factVersionOf(version);
+}
+
+/** A fact table's version folder read as its data files and anchor (a live one, or one being written). */
+export function factVersionOf(version: LinkedVersion): FactVersion {
+  const files: FactFile[] = [];
+  let anchor: string | undefined;
+  for (const name of version.files) {
+    const parsed = parseFactFile(name);
+    if (parsed) files.push({ name, path: join(version.dir, name), ...parsed });
+    else if (labelOf(name) === SCHEMA_FILE) anchor = join(version.dir, name);
+  }
+  return { version, files, anchor };
+}
+
+/** Whether a fact file holds a closed month (several dates) rather than one day. */
+export function isMonthFile(file: FactFile): boolean {
+  return isMonth(file.period);
+}
+
+/**
+ * The file holding `date`'s rows of `segment`, if there is one: its day file, or its month's
+ * file (which holds other dates too: read it through factRows, filtered by date).
+ */
+export function factFileOf(lake: string, table: string, date: string, segment: string): string | undefined {
+  const files = factVersion(lake, table)?.files ?? [];
+  const match = (period: string) => files.find((f) => f.period === period && f.segment === segment);
+  return (match(date) ?? match(monthOf(date)))?.path;
+}
+
+/** A subquery of one date's rows of a fact file (a month file holds the month's other dates too). */
+export function factRows(path: string, date: string): string {
+  return `(select * from read_parquet(${sqlString(path)}) where snapshot_date = ${sqlString(date)}::date)`;
+}
+
+/**
+ * Per segment, its last `count` snapshot dates of a fact table before `before`, latest first,
+ * each with the file holding it: day files from the listing alone; a month file, only when
+ * the open month's days are too few, is asked which dates it holds (one column of one file).
+ */
+export async function recentFactDates(
+  connection: DuckDBConnection,
+  lake: string,
+  table: string,
+  before: string,
+  segments: readonly string[],
+  count: number,
+): Promise<Map<string, { date: string; file: string }[]>> {
+  const out = new Map<string, { date: string; file: string }[]>(segments.map((s) => [s, []]));
+  // Newest first; a month sorts after its own days (a day file of a month being consolidated).
+  const key = (f: FactFile) => (isMonthFile(f) ? `${f.period}-99` : f.period);
+  const files = [...(factVersion(lake, table)?.files ?? [])]
+    .filter((f) => f.period < before)
+    .sort((a, b) => (key(a) < key(b) ? 1 : -1));
+  for (const file of files) {
+    const list = out.get(file.segment);
+    if (!list || list.length >= count) continue;
+    if (!isMonthFile(file)) {
+      if (!list.some((d) => d.date === file.period)) list.push({ date: file.period, file: file.path });
+      continue;
+    }
+    const reader = await connection.runAndReadAll(
+      `select distinct strftime(snapshot_date, '%Y-%m-%d') as d from read_parquet(${sqlString(file.path)})
+        where snapshot_date < ${sqlString(before)}::date order by d desc`,
+    );
+    for (const [date] of reader.getRows()) {
+      if (list.length >= count) break;
+      if (!list.some((d) => d.date === String(date))) list.push({ date: String(date), file: file.path });
+    }
+  }
+  for (const list of out.values()) list.sort((a, b) => (a.date < b.date ? 1 : -1));
+  return out;
+}

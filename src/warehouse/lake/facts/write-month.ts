@@ -1,0 +1,126 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { dataFileName, factLabel, monthOf } from '../core/lake-layout.js';
+import { fileColumns, type LakeTable } from '../core/lake-tables.js';
+import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';
+
+/**
+ * Rows per row group of a closed month's file. Its rows are sorted by snapshot_date, so each
+ * group's min/max statistics let a one-day question skip the others; large groups keep the
+ * footer small (a month of post_metrics, 5.1M rows at 170k posts: 5 groups, a footer about a
+ * day file's), and a footer is what every question pays per file (docs/design/history-layout.md).
+ * Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE: the writer holds a whole group in memory.
+ */
+export const MONTH_ROW_GROUP_SIZE = 1_048_576;
+
+/**
+ * DuckDB's memory limit while a month file is written (then set back): the writer holds a
+ * whole row group, and 1M rows of post_metrics fail under the publish's 48 MB (they needed
+ * about 250 MB; at 512 MB the write is also not slowed by spilling its sort).
+ */
+export const MONTH_WRITE_MEMORY = '512MB';
+
+export function monthRowGroupRows(table: LakeTable): number {
+  return table.wide ? WIDE_ROW_GROUP_SIZE : MONTH_ROW_GROUP_SIZE;
+}
+
+/**
+ * Runs `work` with the memory limit raised to MONTH_WRITE_MEMORY and insertion order kept
+ * (a COPY of files listed by date then writes them in that order, with no sort), then sets
+ * both back.
+ */
+async function withMonthSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  const reader = await connection.runAndReadAll(
+    "select current_setting('memory_limit'), current_setting('preserve_insertion_order')",
+  );
+  const [memory, order] = reader.getRows()[0]!.map(String) as [string, string];
+  await connection.run(`set memory_limit = ${sqlString(MONTH_WRITE_MEMORY)}`);
+  await connection.run('set preserve_insertion_order = true');
+  try {
+    return await work();
+  } finally {
+    await connection.run(`set memory_limit = ${sqlString(memory)}`);
+    await connection.run(`set preserve_insertion_order = ${order === 'true'}`);
+  }
+}
+
+/**
+ * The table's file columns read from `paths` (fact files of any release since FACT_LAYOUT 2)
+ * with the schema anchor first: a column a migration added after a file was written reads
+ * as NULL, typed by the anchor.
+ */
+export function readFactFiles(table: LakeTable, anchor: string, paths: readonly string[]): string {
+  const columns = fileColumns(table)
+    .map((c) => id(c.name))
+    .join(', ');
+  const list = [anchor, ...paths].map(sqlString).join(', ');
+  return `select ${columns} from read_parquet([${list}], union_by_name = true)`;
+}
+
+/**
+ * Writes `select`'s rows (one month of one segment) into `version` as that month's file,
+ * sorted by snapshot_date in MONTH_ROW_GROUP_SIZE groups. `inDateOrder`: `select` already
+ * yields its rows by date (day files read in date order): no sort, which would need as much
+ * memory and spill again as the month. Returns the rows written.
+ */
+export function writeMonthFile(
+  tx: LakeTransaction,
+  table: LakeTable,
+  version: NewVersion,
+  month: string,
+  segment: string,
+  select: string,
+  inDateOrder = false,
+): Promise<number> {
+  return withMonthSettings(tx.connection, () =>
+    tx.write(
+      inDateOrder ? select : `select * from (${select}) order by snapshot_date`,
+      version,
+      dataFileName(factLabel(month, segment), version.vid),
+      { rowGroupRows: monthRowGroupRows(table) },
+    ),
+  );
+}
+
+/**
+ * Writes a fact table's history into `version` in the layout: a month file per closed month
+ * and segment, a day file per day of the open month (the month of the newest of `days`) and
+ * segment. `days`: every date and segment holding rows; `rows(dates, segment)`: a select of
+ * those dates' rows of the segment (file columns), by date when `inDateOrder` (no sort then).
+ * Returns the rows written.
+ */
+export async function writeFactHistory(
+  tx: LakeTransaction,
+  table: LakeTable,
+  version: NewVersion,
+  days: readonly { date: string; segment: string }[],
+  rows: (dates: readonly string[], segment: string) => string,
+  inDateOrder = false,
+): Promise<number> {
+  const open = monthOf(days.map((d) => d.date).sort()[days.length - 1] ?? '');
+  const closed = new Map<string, { month: string; segment: string; dates: string[] }>();
+  let written = 0;
+  for (const { date, segment } of days) {
+    const month = monthOf(date);
+    if (month >= open) {
+      const name = dataFileName(factLabel(date, segment), version.vid);
+      written += await tx.write(rows([date], segment), version, name, { wide: table.wide });
+      continue;
+    }
+    const key = `${month}~${segment}`;
+    const group = closed.get(key) ?? { month, segment, dates: [] };
+    group.dates.push(date);
+    closed.set(key, group);
+  }
+  for (const { month, segment, dates } of closed.values())
+    written += await writeMonthFile(
+      tx,
+      table,
+      version,
+      month,
+      segment,
+      rows(dates.sort(), segment),
+      inDateOrder,
+    );
+  return written;
+}

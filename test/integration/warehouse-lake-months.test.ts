@@ -1,0 +1,158 @@
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cloneDays, datesAfter } from '../../bench/lake-history.js';
+import { lakePath, MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
+import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
+import { stageAndPublish } from '../helpers/warehouse-temp.js';
+
+/** The live files of a fact table: label (`<period>~<segment>`) -> inode. */
+function liveFiles(dir: string, table = 'post_metrics'): Map<string, number> {
+  const lake = lakePath(dir);
+  const folder = resolve(lake, readlinkSync(join(lake, table)));
+  return new Map(
+    readdirSync(folder)
+      .filter((name) => !name.startsWith('_'))
+      .map((name) => [name.replace(/\.[0-9a-z]+\.parquet$/, ''), statSync(join(folder, name)).ino]),
+  );
+}
+
+async function rows(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
+  return (await connection.runAndReadAll(sql)).getRows();
+}
+
+const PER_DATE =
+  'select snapshot_date::varchar, segment, count(*)::integer, sum(engagement)::bigint from post_metrics group by all order by all';
+const LATEST =
+  'select snapshot_date::varchar, segment, count(*)::integer from latest_post_metrics group by all order by all';
+
+describe('closed months of a fact table', () => {
+  const data = removableTempDir('cw-lake-months-');
+  let held: { instance: DuckDBInstance; connection: DuckDBConnection } | undefined;
+  afterAll(() => {
+    held?.connection.closeSync();
+    held?.instance.closeSync();
+    data.remove();
+  });
+  const dir = join(data.dir, 'lake-months');
+
+  it('are consolidated by the upkeep once a later month has a snapshot; a held connection sees the same answers', async () => {
+    await stageAndPublish(dir, '2026-10-30', ['all', 'vip'], { posts: 5 });
+    await stageAndPublish(dir, '2026-10-31', ['all', 'vip'], { runId: 'r2', posts: 4 });
+    // October is still the newest month: nothing to consolidate.
+    expect((await maintainLake(dir)).consolidated).toEqual({});
+    await stageAndPublish(dir, '2026-11-01', ['all', 'vip'], { runId: 'r3', posts: 3 });
+    expect([...liveFiles(dir).keys()].sort()).toEqual([
+      '2026-10-30~all',
+      '2026-10-30~vip',
+      '2026-10-31~all',
+      '2026-10-31~vip',
+      '2026-11-01~all',
+      '2026-11-01~vip',
+    ]);
+
+    // A BI tool holds a connection from before the consolidation.
+    const instance = await DuckDBInstance.create(publishedPath(dir), { access_mode: 'READ_ONLY' });
+    held = { instance, connection: await instance.connect() };
+    const before = await rows(held.connection, PER_DATE);
+    const latestBefore = await rows(held.connection, LATEST);
+    expect(before).toHaveLength(6);
+
+    const result = await maintainLake(dir);
+    expect(result.consolidated.post_metrics).toBe(2); // October, per segment
+    expect([...liveFiles(dir).keys()].sort()).toEqual([
+      '2026-10~all',
+      '2026-10~vip',
+      '2026-11-01~all',
+      '2026-11-01~vip',
+    ]);
+    // At its next query, no reconnect: the same rows, now from the month files.
+    expect(await rows(held.connection, PER_DATE)).toEqual(before);
+    expect(await rows(held.connection, LATEST)).toEqual(latestBefore);
+    // The month file is sorted by date (what lets its row groups' statistics prune).
+    const month = resolve(lakePath(dir), readlinkSync(join(lakePath(dir), 'post_metrics')));
+    const file = readdirSync(month).find((name) => name.startsWith('2026-10~all.'))!;
+    expect(
+      await rows(
+        held.connection,
+        `select snapshot_date::varchar from read_parquet(${sqlString(join(month, file))})`,
+      ),
+    ).toEqual([...Array(5).fill(['2026-10-30']), ...Array(4).fill(['2026-10-31'])]);
+    // Done once: the next upkeep has nothing to consolidate.
+    expect((await maintainLake(dir)).consolidated).toEqual({});
+  });
+
+  it('a re-run of a date in a closed month replaces that date in the month file (not doubled)', async () => {
+    const before = liveFiles(dir);
+    await stageAndPublish(dir, '2026-10-30', ['all'], { runId: 'r4', posts: 2 });
+    const after = liveFiles(dir);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    // The `all` month file was rewritten; the other segment's and November's were hard-linked.
+    expect(after.get('2026-10~all')).not.toBe(before.get('2026-10~all'));
+    for (const label of ['2026-10~vip', '2026-11-01~all', '2026-11-01~vip'])
+      expect(after.get(label), label).toBe(before.get(label));
+    expect(await rows(held!.connection, PER_DATE)).toEqual([
+      ['2026-10-30', 'all', 2, expect.anything()],
+      ['2026-10-30', 'vip', 5, expect.anything()],
+      ['2026-10-31', 'all', 4, expect.anything()],
+      ['2026-10-31', 'vip', 4, expect.anything()],
+      ['2026-11-01', 'all', 3, expect.anything()],
+      ['2026-11-01', 'vip', 3, expect.anything()],
+    ]);
+    // The latest snapshot is untouched (a closed month is never a segment's latest here).
+    expect(await rows(held!.connection, LATEST)).toEqual([
+      ['2026-11-01', 'all', 3],
+      ['2026-11-01', 'vip', 3],
+    ]);
+  });
+
+  it('a publish of a new day hard-links every other file, month files included', async () => {
+    const before = liveFiles(dir);
+    await stageAndPublish(dir, '2026-11-02', ['all'], { runId: 'r5', posts: 3 });
+    const after = liveFiles(dir);
+    for (const [label, ino] of before) expect(after.get(label), label).toBe(ino);
+    expect(after.has('2026-11-02~all')).toBe(true);
+  });
+});
+
+describe('row groups of a month file', () => {
+  const data = removableTempDir('cw-lake-prune-');
+  afterAll(() => data.remove());
+
+  it('hold disjoint date ranges, so a one-day question reads only the groups that may hold the day', async () => {
+    const dir = data.dir;
+    // 40,000 posts a day: January (31 days, 1.24M rows) fills two row groups of its month file.
+    await stageAndPublish(dir, '2026-01-01', ['all'], { posts: 40_000 });
+    cloneDays(dir, '2026-01-01', datesAfter('2026-01-01', 31)); // to 2026-02-01: January closed
+    expect([...liveFiles(dir).keys()].sort()).toEqual(['2026-01~all', '2026-02-01~all']);
+    const instance = await DuckDBInstance.create(publishedPath(dir), { access_mode: 'READ_ONLY' });
+    const connection = await instance.connect();
+    try {
+      const folder = resolve(lakePath(dir), readlinkSync(join(lakePath(dir), 'post_metrics')));
+      const file = join(folder, readdirSync(folder).find((name) => name.startsWith('2026-01~all.'))!);
+      const groups = await rows(
+        connection,
+        `select row_group_id, row_group_num_rows, stats_min, stats_max from parquet_metadata(${sqlString(file)})
+          where path_in_schema = 'snapshot_date' order by row_group_id`,
+      );
+      expect(groups).toHaveLength(2);
+      expect(Number(groups[0]![1])).toBe(MONTH_ROW_GROUP_SIZE);
+      // Sorted by date: the first group ends where (or before) the second starts.
+      expect(String(groups[0]![3]) <= String(groups[1]![2])).toBe(true);
+      // A day of the first group's range lies outside the second's: the reader skips it.
+      const day = '2026-01-05';
+      const holding = groups.filter(([, , min, max]) => String(min) <= day && day <= String(max));
+      expect(holding).toHaveLength(1);
+      expect(
+        (
+          await rows(connection, `select count(*)::integer from post_metrics where snapshot_date = '${day}'`)
+        )[0],
+      ).toEqual([40_000]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  }, 300_000);
+});

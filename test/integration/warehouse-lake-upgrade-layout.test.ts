@@ -1,0 +1,174 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FACT_LAYOUT, lakePath, readStamp, refreshCatalog } from '../../src/warehouse/lake/index.js';
+import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
+import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
+
+/** A data directory the release with per-date fact folders wrote (test/fixtures/warehouse/README.md). */
+const FIXTURE = join('test', 'fixtures', 'warehouse', 'lake-release-0.1.0-daily.tar.gz');
+
+function extract(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['xzf', FIXTURE, '-C', dir]);
+  return dir;
+}
+
+/** The fact tables of the old layout: folders of `snapshot_date=` links. */
+function oldFactTables(lake: string): string[] {
+  return readdirSync(lake)
+    .filter((t) => !t.startsWith('_') && lstatSync(join(lake, t)).isDirectory())
+    .filter((t) => readdirSync(join(lake, t)).some((p) => p.startsWith('snapshot_date=')))
+    .sort();
+}
+
+/**
+ * Per date: its row count and a digest of its rows (every column, by name, in name order),
+ * of the rows `from` selects (a table with snapshot_date).
+ */
+async function perDate(from: string, catalog = ':memory:'): Promise<Record<string, string>> {
+  const instance = await DuckDBInstance.create(catalog, {
+    access_mode: catalog === ':memory:' ? 'READ_WRITE' : 'READ_ONLY',
+  });
+  const connection = await instance.connect();
+  try {
+    const names = (await connection.runAndReadAll(`select column_name from (describe select * from ${from})`))
+      .getRows()
+      .map((row) => String(row[0]))
+      .sort();
+    const row = `concat_ws('|', ${names.map((n) => `coalesce("${n}"::varchar, '-')`).join(', ')})`;
+    const reader = await connection.runAndReadAll(
+      `select strftime(snapshot_date, '%Y-%m-%d'), count(*)::varchar || ':' || md5(string_agg(${row}, ',' order by ${row}))
+         from ${from} group by 1 order by 1`,
+    );
+    return Object.fromEntries(reader.getRows().map(([d, digest]) => [String(d), String(digest)]));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+const oldRead = (glob: string) =>
+  `read_parquet(${sqlString(glob)}, hive_partitioning = true, union_by_name = true, hive_types = {'snapshot_date': 'DATE'})`;
+
+/** What the old layout holds: every fact table's rows per date, and its latest tree's. */
+async function oldContents(dir: string) {
+  const lake = lakePath(dir);
+  const facts: Record<string, Record<string, string>> = {};
+  const latest: Record<string, Record<string, string>> = {};
+  for (const table of oldFactTables(lake)) {
+    facts[table] = await perDate(oldRead(`${lake}/${table}/snapshot_date=*/*.parquet`));
+    latest[table] = await perDate(oldRead(`${lake}/_latest/${table}/snapshot_date=*/*.parquet`));
+  }
+  return { facts, latest };
+}
+
+/** The same through the upgraded catalog's views (`post_metrics`, `lake_latest.post_metrics`). */
+async function newContents(dir: string, tables: readonly string[]) {
+  const facts: Record<string, Record<string, string>> = {};
+  const latest: Record<string, Record<string, string>> = {};
+  for (const table of tables) {
+    facts[table] = await perDate(`"${table}"`, publishedPath(dir));
+    latest[table] = await perDate(`lake_latest."${table}"`, publishedPath(dir));
+  }
+  return { facts, latest };
+}
+
+describe('the upgrade of a data directory with per-date fact folders', () => {
+  const data = removableTempDir('cw-lake-upgrade-');
+  afterAll(() => data.remove());
+
+  it('converts at the first run, keeping every row of every date, latest trees included; once', async () => {
+    const dir = extract(join(data.dir, 'once'));
+    const lake = lakePath(dir);
+    const tables = oldFactTables(lake);
+    expect(tables).toContain('post_metrics');
+    const before = await oldContents(dir);
+    expect(Object.keys(before.facts.post_metrics!)).toEqual([
+      '2026-10-29',
+      '2026-10-30',
+      '2026-10-31',
+      '2026-11-01',
+      '2026-11-02',
+    ]);
+    const documents = await perDate(
+      `(select cast(received_at as date) as snapshot_date, document_id from read_parquet(${sqlString(`${lake}/stream_documents/received_date=*/*.parquet`)}, union_by_name = true))`,
+    );
+    expect(Object.keys(documents).length).toBeGreaterThan(0);
+
+    expect(await refreshCatalog(dir)).toBe('upgraded');
+    expect(await newContents(dir, tables)).toEqual(before);
+    expect(readStamp(lake)?.layout).toBe(FACT_LAYOUT);
+
+    // The new layout: one link per table; October (closed) in a file per segment, November's
+    // days a file each per segment; no per-date folder left.
+    expect(lstatSync(join(lake, 'post_metrics')).isSymbolicLink()).toBe(true);
+    const labels = readdirSync(join(lake, 'post_metrics'))
+      .map((name) => name.replace(/\.[0-9a-z]+\.parquet$/, ''))
+      .sort();
+    expect(labels).toEqual([
+      '2026-10~all',
+      '2026-10~instagram',
+      '2026-11-01~all',
+      '2026-11-01~instagram',
+      '2026-11-02~all',
+      '2026-11-02~instagram',
+      '_schema',
+    ]);
+    expect(readdirSync(lake).filter((name) => name.startsWith('.'))).toEqual([]);
+    // The month files are sorted by date (what lets their row groups' statistics prune).
+    const unsorted = await perDate(
+      `(select snapshot_date from (select snapshot_date, lag(snapshot_date) over (partition by filename order by file_row_number) as before
+          from read_parquet(${sqlString(`${lake}/post_metrics/2026-10~*.parquet`)}, file_row_number = true, filename = true))
+        where snapshot_date < before)`,
+    );
+    expect(unsorted).toEqual({});
+    for (const table of tables) expect(lstatSync(join(lake, table)).isSymbolicLink(), table).toBe(true);
+
+    // The views answer, the stream tables kept their rows, and a second run changes nothing.
+    // A closed month's day, read from the month files (filtered by date).
+    const day = await queryReadOnly(
+      dir,
+      "select count(*) from post_metrics where snapshot_date = '2026-10-30'",
+    );
+    expect(day.rows[0]![0]).toBe(Number(before.facts.post_metrics!['2026-10-30']!.split(':')[0]));
+    expect(
+      (await queryReadOnly(dir, 'select count(*) from latest_network_breakdown')).rows[0]![0],
+    ).toBeGreaterThan(0);
+    expect(
+      await perDate(
+        '(select cast(received_at as date) as snapshot_date, document_id from stream_documents)',
+        publishedPath(dir),
+      ),
+    ).toEqual(documents);
+    expect(await refreshCatalog(dir)).toBeUndefined();
+  }, 180_000);
+
+  it('a crash after the first table leaves a directory the next run finishes', async () => {
+    const dir = extract(join(data.dir, 'crash'));
+    const lake = lakePath(dir);
+    const tables = oldFactTables(lake);
+    const before = await oldContents(dir);
+    const upgraded: string[] = [];
+    await expect(
+      refreshCatalog(dir, {
+        afterUpgradeTable: (table) => {
+          upgraded.push(table);
+          throw new Error('crash after one table');
+        },
+      }),
+    ).rejects.toThrow(/crash after one table/);
+    expect(upgraded).toHaveLength(1);
+    // The first table is in the new layout, the others still in the old; nothing is lost.
+    expect(lstatSync(join(lake, upgraded[0]!)).isSymbolicLink()).toBe(true);
+    expect(tables.filter((t) => lstatSync(join(lake, t)).isSymbolicLink())).toEqual(upgraded);
+
+    expect(await refreshCatalog(dir)).toBe('upgraded');
+    expect(await newContents(dir, tables)).toEqual(before);
+    expect(existsSync(join(lake, `.upgrade-${upgraded[0]}`))).toBe(false);
+    expect(await refreshCatalog(dir)).toBeUndefined();
+  }, 180_000);
+});
