@@ -57,7 +57,8 @@ function table(): Record<string, Case[]> {
       { args: ['sync', '--base-url', 'ftp://api.example.com'], env: KEY, names: '--base-url' },
       { args: ['sync', '--base-url', 'https://api.example.com/v3'], env: KEY, names: 'without /v3' },
       { args: ['sync', ...API], env: { ...KEY, CW_CA_FILE: join(dir, 'no-ca.pem') }, names: 'no-ca.pem' },
-      { args: ['sync', ...API, '--data-dir', notSqlite], env: KEY, names: 'state.sqlite' },
+      // --force: between 18:00 and 21:00 UTC the refresh window would be named first.
+      { args: ['sync', ...API, '--force', '--data-dir', notSqlite], env: KEY, names: 'state.sqlite' },
       { args: ['sync', ...API], env: { CW_API_KEY: 'key-from-a-file\n' }, names: 'CW_API_KEY' },
     ],
     status: [
