@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { type DuckDBConnection, listValue } from '@duckdb/node-api';
 import { firstLine } from '../../util/first-line.js';
 import { packageRoot } from '../../util/package-root.js';
 import { readSqlFiles } from '../create-views.js';
@@ -57,7 +57,7 @@ export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOut
         segment.sources?.length ? segment.sources.join(',') : null,
       ]);
     await step('data checks: _prepare.sql', c.run(sqlBody(join(CHECKS_DIR, '_prepare.sql'))));
-    for (const check of checks) await runCheck(c, check, input, 'rule');
+    await runChecks(c, checks, input, 'rule');
     await step('schema drift: _drift.sql', c.run(sqlBody(join(CHECKS_DIR, '_drift.sql'))));
     for (const view of DRIFT_VIEWS)
       await step(
@@ -118,48 +118,60 @@ async function runHistoryChecks(
     ),
   );
   await step('history checks: _prepare.sql', c.run(sqlBody(join(HISTORY_CHECKS_DIR, '_prepare.sql'))));
-  for (const check of listDataChecks('history')) await runCheck(c, check, input, 'history');
+  await runChecks(c, listDataChecks('history'), input, 'history');
   return prepared.files;
 }
 
 /**
- * One check, in two passes over its comparisons, so neither keeps them all (a post-level
- * check compares a million posts): the counts per segment, then the failing rows.
+ * The checks of one kind, each check's comparisons made once: they go to a temp table
+ * (check_pass, which spills past the memory limit like any table, so a check comparing a
+ * million posts keeps none of them in memory), from which the counts per check and segment
+ * and the failing rows are then read, for all the checks at once. (One statement for all the
+ * checks would plan their joins side by side, past the staging's memory limit.)
  */
-async function runCheck(
+async function runChecks(
   c: DuckDBConnection,
-  check: DataCheckDefinition,
+  checks: readonly DataCheckDefinition[],
   input: DataCheckInput,
   kind: 'rule' | 'history',
 ): Promise<void> {
-  // Every segment of the run gets a row, even one with nothing to compare (skipped). A
+  await c.run(
+    `create or replace temp table check_pass (check_name varchar, segment varchar, campaign_id varchar,
+       entity_id varchar, expected double, actual double, ok boolean)`,
+  );
+  for (const check of checks)
+    await step(
+      `data check ${check.name}`,
+      c.run(
+        `insert into check_pass
+         select $1, segment, campaign_id, entity_id, expected, actual, ok from (${check.sql})`,
+        [check.name],
+      ),
+    );
+  // Every check and segment of the run gets a row, even with nothing to compare (skipped). A
   // history check names the previous snapshot it compared with (history_previous).
   const comparedWith =
     kind === 'history'
       ? '(select p.snapshot_date from history_previous as p where p.segment = s.segment)'
       : 'null::date';
-  await step(
-    `data check ${check.name}`,
-    c.run(
-      `insert into check_results
-         (snapshot_date, segment, run_id, check_name, status, checked, failing, kind, compared_with)
-       select $1::date, s.segment, $2, $3,
-              case when coalesce(r.failing, 0) > 0 then 'failed'
-                   when coalesce(r.checked, 0) = 0 then 'skipped' else 'passed' end,
-              coalesce(r.checked, 0), coalesce(r.failing, 0), $4, ${comparedWith}
-         from check_segments as s
-         left join (select segment, count(ok) as checked, count(*) filter (where not ok) as failing
-                      from (${check.sql}) group by segment) as r on r.segment = s.segment`,
-      [input.snapshotDate, input.runId, check.name, kind],
-    ),
+  await c.run(
+    `insert into check_results
+       (snapshot_date, segment, run_id, check_name, status, checked, failing, kind, compared_with)
+     select $1::date, s.segment, $2, k.check_name,
+            case when coalesce(r.failing, 0) > 0 then 'failed'
+                 when coalesce(r.checked, 0) = 0 then 'skipped' else 'passed' end,
+            coalesce(r.checked, 0), coalesce(r.failing, 0), $3, ${comparedWith}
+       from check_segments as s
+       cross join unnest($4::varchar[]) as k(check_name)
+       left join (select check_name, segment, count(ok) as checked, count(*) filter (where not ok) as failing
+                    from check_pass group by all) as r
+         on r.segment = s.segment and r.check_name = k.check_name`,
+    [input.snapshotDate, input.runId, kind, listValue(checks.map((check) => check.name))],
   );
-  await step(
-    `data check ${check.name}`,
-    c.run(
-      `insert into check_failures
-       select $1::date, segment, $2, campaign_id, entity_id, expected, actual from (${check.sql}) where not ok`,
-      [input.snapshotDate, check.name],
-    ),
+  await c.run(
+    `insert into check_failures
+     select $1::date, segment, check_name, campaign_id, entity_id, expected, actual from check_pass where not ok`,
+    [input.snapshotDate],
   );
 }
 
