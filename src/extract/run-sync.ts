@@ -236,10 +236,10 @@ async function checkAndPublish(
 ): Promise<SyncSummary> {
   const { config, deps, snapshotDate, segments, registry } = session;
   const { api, runId, run, staging: writer } = begun;
-  await timed(session, 'closeStaging', () => writer.close());
   const checks = await timed(session, 'checks', () =>
     checkBeforePublish({
       stagingPath: writer.path,
+      staging: writer,
       snapshotDate,
       runId,
       segments,
@@ -252,6 +252,7 @@ async function checkAndPublish(
       now: deps.now,
     }),
   );
+  await timed(session, 'closeStaging', () => writer.close());
   const counters = {
     requests: api.stats.requests,
     retries: api.stats.retries,

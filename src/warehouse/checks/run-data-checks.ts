@@ -5,7 +5,13 @@ import { firstLine } from '../../util/first-line.js';
 import { packageRoot } from '../../util/package-root.js';
 import { readSqlFiles } from '../create-views.js';
 import { openWriter, STAGING_SETTINGS } from '../open-database.js';
-import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from '../types.js';
+import type {
+  DataCheckInput,
+  DataCheckOutcome,
+  DataCheckResult,
+  DriftObservation,
+  StagedChecksInput,
+} from '../types.js';
 import { prepareHistory } from './history-checks.js';
 import { HISTORY_DEFAULTS } from './history-defaults.js';
 
@@ -43,12 +49,59 @@ export function listDataChecks(kind: 'rule' | 'history' = 'rule'): DataCheckDefi
  * in SQL; only the failing rows are kept.
  */
 export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOutcome> {
-  const started = performance.now();
-  const checks = listDataChecks();
   const db = await openWriter(input.stagingPath, STAGING_SETTINGS);
   try {
-    const c = db.connection;
-    await c.run('begin transaction');
+    return await runDataChecksOn(db.connection, input);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * runDataChecks on the staging file's open connection (StagingWriter.runDataChecks: a sync
+ * checks its staging before closing it, instead of closing, reopening and checkpointing it
+ * twice). A check that cannot run leaves the connection usable (its transaction rolled back).
+ */
+export async function runDataChecksOn(
+  c: DuckDBConnection,
+  input: StagedChecksInput,
+): Promise<DataCheckOutcome> {
+  const started = performance.now();
+  await runRuleChecks(c, input);
+  // The history checks in a transaction of their own: one that cannot run (an unreadable
+  // previous snapshot) leaves the rule checks' results as they are, and never fails a run.
+  const historyStarted = performance.now();
+  let historyFiles: readonly string[] = [];
+  let historyError: string | undefined;
+  if (input.dataDir) {
+    try {
+      await c.run('begin transaction');
+      historyFiles = await runHistoryChecks(c, input, input.dataDir);
+      await c.run('commit');
+    } catch (error) {
+      await c.run('rollback').catch(() => {});
+      historyError = `history checks could not run: ${firstLine(error)}`;
+    }
+  }
+  const historyMs = input.dataDir ? performance.now() - historyStarted : 0;
+  const outcome = { results: await readResults(c), drift: await readDrift(c) };
+  await c.run('checkpoint');
+  return {
+    ...outcome,
+    durationMs: performance.now() - started,
+    historyMs,
+    historyFiles,
+    ...(historyError ? { historyError } : {}),
+  };
+}
+
+/**
+ * The rule checks (sql/checks/) and the schema-drift scan, in one transaction, staged in
+ * place of an earlier attempt's; rolled back when one cannot run.
+ */
+async function runRuleChecks(c: DuckDBConnection, input: StagedChecksInput): Promise<void> {
+  await c.run('begin transaction');
+  try {
     for (const table of CHECK_TABLES) await c.run(`delete from ${table}`);
     await c.run('create or replace temp table check_segments (segment varchar, sources varchar)');
     for (const segment of input.segments)
@@ -57,7 +110,7 @@ export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOut
         segment.sources?.length ? segment.sources.join(',') : null,
       ]);
     await step('data checks: _prepare.sql', c.run(sqlBody(join(CHECKS_DIR, '_prepare.sql'))));
-    await runChecks(c, checks, input, 'rule');
+    await runChecks(c, listDataChecks(), input, 'rule');
     await step('schema drift: _drift.sql', c.run(sqlBody(join(CHECKS_DIR, '_drift.sql'))));
     for (const view of DRIFT_VIEWS)
       await step(
@@ -68,33 +121,9 @@ export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOut
         ),
       );
     await c.run('commit');
-    // The history checks in a transaction of their own: one that cannot run (an unreadable
-    // previous snapshot) leaves the rule checks' results as they are, and never fails a run.
-    const historyStarted = performance.now();
-    let historyFiles: readonly string[] = [];
-    let historyError: string | undefined;
-    if (input.dataDir) {
-      try {
-        await c.run('begin transaction');
-        historyFiles = await runHistoryChecks(c, input, input.dataDir);
-        await c.run('commit');
-      } catch (error) {
-        await c.run('rollback').catch(() => {});
-        historyError = `history checks could not run: ${firstLine(error)}`;
-      }
-    }
-    const historyMs = input.dataDir ? performance.now() - historyStarted : 0;
-    const outcome = { results: await readResults(c), drift: await readDrift(c) };
-    await c.run('checkpoint');
-    return {
-      ...outcome,
-      durationMs: performance.now() - started,
-      historyMs,
-      historyFiles,
-      ...(historyError ? { historyError } : {}),
-    };
-  } finally {
-    db.close();
+  } catch (error) {
+    await c.run('rollback').catch(() => {});
+    throw error;
   }
 }
 
@@ -104,7 +133,7 @@ export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOut
  */
 async function runHistoryChecks(
   c: DuckDBConnection,
-  input: DataCheckInput,
+  input: StagedChecksInput,
   dataDir: string,
 ): Promise<readonly string[]> {
   const prepared = await step(
@@ -132,7 +161,7 @@ async function runHistoryChecks(
 async function runChecks(
   c: DuckDBConnection,
   checks: readonly DataCheckDefinition[],
-  input: DataCheckInput,
+  input: StagedChecksInput,
   kind: 'rule' | 'history',
 ): Promise<void> {
   await c.run(

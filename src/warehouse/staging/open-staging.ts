@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../../normalize/rows.js';
 import { applyMigrations } from '../apply-migrations.js';
+import { runDataChecksOn } from '../checks/run-data-checks.js';
 import { type OpenDatabase, openWriter, STAGING_SETTINGS } from '../open-database.js';
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
-import type { StagingWriter } from '../types.js';
+import type { DataCheckOutcome, StagedChecksInput, StagingWriter } from '../types.js';
 import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
 import { inTransaction } from './in-transaction.js';
 import { type StagedUnits, stagedUnits } from './staged-units.js';
@@ -42,6 +43,7 @@ class StagingFile implements StagingWriter {
   #closed = false;
   #queue: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
+  #queuedFlush: Promise<void> | undefined;
 
   constructor(
     readonly path: string,
@@ -78,7 +80,20 @@ class StagingFile implements StagingWriter {
   }
 
   flush(): Promise<void> {
-    return this.#serial(() => this.#flushAll());
+    // A flush still waiting in the queue commits the rows appended before this call too:
+    // units finishing together share one commit (one WAL sync) instead of one each.
+    this.#queuedFlush ??= this.#serial(() => {
+      this.#queuedFlush = undefined;
+      return this.#flushAll();
+    });
+    return this.#queuedFlush;
+  }
+
+  runDataChecks(input: StagedChecksInput): Promise<DataCheckOutcome> {
+    return this.#serial(async () => {
+      await this.#flushAll();
+      return runDataChecksOn(this.#db.connection, input);
+    });
   }
 
   close(): Promise<void> {
