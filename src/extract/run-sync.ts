@@ -47,6 +47,13 @@ export interface SyncDeps {
   readonly signal?: AbortSignal;
   /** 'manual' | 'scheduled' | 'catch-up' | 'retry' */
   readonly trigger?: string;
+  /**
+   * false: the run skips the lake's upkeep (maintainLake), left to the next sync or sink
+   * publish. For runs in quick succession (the demo's backfilled nights, seconds apart),
+   * where no version is past its retention yet and no day's sink parts are closed: the
+   * upkeep would open a lake session to find nothing to do. Default true.
+   */
+  readonly lakeUpkeep?: boolean;
 }
 
 export interface SyncSummary {
@@ -272,11 +279,12 @@ async function checkAndPublish(
   await rm(`${writer.path}.wal`, { force: true });
   // Lake upkeep (closed days' sink parts merged, old versions removed): the data is
   // published, so a failure here is only logged.
-  await timed(session, 'upkeep', () =>
-    maintainLake(config.dataDir).catch((error: unknown) =>
-      deps.logger.warn({ err: oneLine(error) }, 'lake upkeep failed; the next sync or sink publish retries'),
-    ),
-  );
+  if (deps.lakeUpkeep !== false)
+    await timed(session, 'upkeep', () =>
+      maintainLake(config.dataDir).catch((error: unknown) =>
+        deps.logger.warn({ err: oneLine(error) }, 'lake upkeep failed; the next sync or sink publish retries'),
+      ),
+    );
   deps.logger.info({ runId, snapshotDate, stepsMs: session.stepsMs }, 'sync steps');
   return summaryOf(session, begun, plan, { published, counters, checks, warnings });
 }
