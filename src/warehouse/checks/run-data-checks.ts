@@ -154,9 +154,11 @@ async function runHistoryChecks(
 /**
  * The checks of one kind, each check's comparisons made once: they go to a temp table
  * (check_pass, which spills past the memory limit like any table, so a check comparing a
- * million posts keeps none of them in memory), from which the counts per check and segment
- * and the failing rows are then read, for all the checks at once. (One statement for all the
- * checks would plan their joins side by side, past the staging's memory limit.)
+ * million posts keeps none of them in memory), from which its counts per segment and its
+ * failing rows are taken (temp tables too); the check tables of the staging file then get
+ * those of all the checks in one insert each (an insert into them costs more than a check
+ * of a demo-size sync). (One statement for all the checks would plan their joins side by
+ * side, past the staging's memory limit.)
  */
 async function runChecks(
   c: DuckDBConnection,
@@ -165,18 +167,28 @@ async function runChecks(
   kind: 'rule' | 'history',
 ): Promise<void> {
   await c.run(
-    `create or replace temp table check_pass (check_name varchar, segment varchar, campaign_id varchar,
-       entity_id varchar, expected double, actual double, ok boolean)`,
+    `create or replace temp table check_counts (check_name varchar, segment varchar, checked bigint, failing bigint);
+     create or replace temp table check_failing (check_name varchar, segment varchar, campaign_id varchar,
+       entity_id varchar, expected double, actual double)`,
   );
-  for (const check of checks)
+  for (const check of checks) {
     await step(
       `data check ${check.name}`,
       c.run(
-        `insert into check_pass
-         select $1, segment, campaign_id, entity_id, expected, actual, ok from (${check.sql})`,
-        [check.name],
+        `create or replace temp table check_pass as
+         select segment, campaign_id, entity_id, expected, actual, ok from (${check.sql})`,
       ),
     );
+    await c.run(
+      'insert into check_counts select $1, segment, count(ok), count(*) filter (where not ok) from check_pass group by segment',
+      [check.name],
+    );
+    await c.run(
+      'insert into check_failing select $1, segment, campaign_id, entity_id, expected, actual from check_pass where not ok',
+      [check.name],
+    );
+  }
+  await c.run('drop table check_pass');
   // Every check and segment of the run gets a row, even with nothing to compare (skipped). A
   // history check names the previous snapshot it compared with (history_previous).
   const comparedWith =
@@ -192,14 +204,12 @@ async function runChecks(
             coalesce(r.checked, 0), coalesce(r.failing, 0), $3, ${comparedWith}
        from check_segments as s
        cross join unnest($4::varchar[]) as k(check_name)
-       left join (select check_name, segment, count(ok) as checked, count(*) filter (where not ok) as failing
-                    from check_pass group by all) as r
-         on r.segment = s.segment and r.check_name = k.check_name`,
+       left join check_counts as r on r.segment = s.segment and r.check_name = k.check_name`,
     [input.snapshotDate, input.runId, kind, listValue(checks.map((check) => check.name))],
   );
   await c.run(
     `insert into check_failures
-     select $1::date, segment, check_name, campaign_id, entity_id, expected, actual from check_pass where not ok`,
+     select $1::date, segment, check_name, campaign_id, entity_id, expected, actual from check_failing`,
     [input.snapshotDate],
   );
 }
