@@ -188,7 +188,7 @@ async function runChecks(
       [check.name],
     );
   }
-  await c.run('drop table check_pass');
+  await c.run('drop table if exists check_pass');
   // Every check and segment of the run gets a row, even with nothing to compare (skipped). A
   // history check names the previous snapshot it compared with (history_previous).
   const comparedWith =

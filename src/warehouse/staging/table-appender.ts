@@ -81,8 +81,9 @@ export class TableAppender {
 
   /**
    * Moves buffered rows into the table (visible to queries on this connection). With no row
-   * appended since the last flush it does nothing: an appender's flush costs a millisecond or
-   * two even when empty, and a sync flushes every table's appender after each unit.
+   * appended since the last flush it does nothing: an appender's flush costs about half a
+   * millisecond even when empty (measured), and a sync flushes all its tables' appenders
+   * after each unit, most of them with nothing new.
    */
   flush(): void {
     this.appendChunk();
