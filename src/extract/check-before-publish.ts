@@ -13,7 +13,6 @@ import type {
   DataCheckResult,
   DriftObservation,
   HistorySettings,
-  StagingWriter,
 } from '../warehouse/index.js';
 import { runDataChecks } from '../warehouse/index.js';
 import type { RunRegistry } from './run-registry.js';
@@ -66,8 +65,6 @@ export class DataChecksFailedError extends Error {
 
 export interface CheckBeforePublishInput {
   readonly stagingPath: string;
-  /** The staging file still open (a sync's): the checks run through it instead of reopening stagingPath. */
-  readonly staging?: Pick<StagingWriter, 'runDataChecks'>;
   readonly snapshotDate: string;
   readonly runId: string;
   readonly segments: readonly Segment[];
@@ -129,16 +126,14 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
  */
 async function runChecks(input: CheckBeforePublishInput): Promise<DataCheckOutcome | DataCheckSummary> {
   try {
-    const checks = {
+    return await runDataChecks({
+      stagingPath: input.stagingPath,
       snapshotDate: input.snapshotDate,
       runId: input.runId,
       segments: input.segments,
       dataDir: input.dataDir,
       ...(input.history ? { history: input.history } : {}),
-    };
-    return await (input.staging
-      ? input.staging.runDataChecks(checks)
-      : runDataChecks({ ...checks, stagingPath: input.stagingPath }));
+    });
   } catch (error) {
     const message = `data checks could not run: ${firstLine(error)}`;
     if (input.mode === 'strict') throw new Error(`${message} (strict: nothing published)`, { cause: error });

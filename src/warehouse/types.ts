@@ -23,8 +23,6 @@ export interface StagingWriter {
   /** Appends rows (bulk, through the Appender); buffers are flushed by size and by flush(). */
   append(rows: TableRows): Promise<void>;
   flush(): Promise<void>;
-  /** The data checks (runDataChecks) on the staged rows, through the open file: before close(). */
-  runDataChecks(input: StagedChecksInput): Promise<DataCheckOutcome>;
   close(): Promise<void>;
 }
 
@@ -65,12 +63,8 @@ export interface StreamBatch {
 }
 
 /** What the data checks (sql/checks/) read: a closed staging file and the run's segments. */
-export interface DataCheckInput extends StagedChecksInput {
+export interface DataCheckInput {
   readonly stagingPath: string;
-}
-
-/** What the data checks of a staging file need besides the file (StagingWriter.runDataChecks). */
-export interface StagedChecksInput {
   readonly snapshotDate: string;
   readonly runId: string;
   /** `sources`: the segment's network filter (the campaign detail may ignore it). */

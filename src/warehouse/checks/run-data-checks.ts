@@ -5,13 +5,7 @@ import { firstLine } from '../../util/first-line.js';
 import { packageRoot } from '../../util/package-root.js';
 import { readSqlFiles } from '../create-views.js';
 import { openWriter, STAGING_SETTINGS } from '../open-database.js';
-import type {
-  DataCheckInput,
-  DataCheckOutcome,
-  DataCheckResult,
-  DriftObservation,
-  StagedChecksInput,
-} from '../types.js';
+import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from '../types.js';
 import { prepareHistory } from './history-checks.js';
 import { HISTORY_DEFAULTS } from './history-defaults.js';
 
@@ -49,24 +43,21 @@ export function listDataChecks(kind: 'rule' | 'history' = 'rule'): DataCheckDefi
  * in SQL; only the failing rows are kept.
  */
 export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOutcome> {
+  const started = performance.now();
   const db = await openWriter(input.stagingPath, STAGING_SETTINGS);
   try {
-    return await runDataChecksOn(db.connection, input);
+    return await checkStaging(db.connection, input, started);
   } finally {
     db.close();
   }
 }
 
-/**
- * runDataChecks on the staging file's open connection (StagingWriter.runDataChecks: a sync
- * checks its staging before closing it, instead of closing, reopening and checkpointing it
- * twice). A check that cannot run leaves the connection usable (its transaction rolled back).
- */
-export async function runDataChecksOn(
+/** runDataChecks on the staging file it opened (`started`: when it began, for durationMs). */
+async function checkStaging(
   c: DuckDBConnection,
-  input: StagedChecksInput,
+  input: DataCheckInput,
+  started: number,
 ): Promise<DataCheckOutcome> {
-  const started = performance.now();
   await runRuleChecks(c, input);
   // The history checks in a transaction of their own: one that cannot run (an unreadable
   // previous snapshot) leaves the rule checks' results as they are, and never fails a run.
@@ -97,9 +88,9 @@ export async function runDataChecksOn(
 
 /**
  * The rule checks (sql/checks/) and the schema-drift scan, in one transaction, staged in
- * place of an earlier attempt's; rolled back when one cannot run.
+ * place of an earlier attempt's.
  */
-async function runRuleChecks(c: DuckDBConnection, input: StagedChecksInput): Promise<void> {
+async function runRuleChecks(c: DuckDBConnection, input: DataCheckInput): Promise<void> {
   await c.run('begin transaction');
   try {
     for (const table of CHECK_TABLES) await c.run(`delete from ${table}`);
@@ -133,7 +124,7 @@ async function runRuleChecks(c: DuckDBConnection, input: StagedChecksInput): Pro
  */
 async function runHistoryChecks(
   c: DuckDBConnection,
-  input: StagedChecksInput,
+  input: DataCheckInput,
   dataDir: string,
 ): Promise<readonly string[]> {
   const prepared = await step(
@@ -163,7 +154,7 @@ async function runHistoryChecks(
 async function runChecks(
   c: DuckDBConnection,
   checks: readonly DataCheckDefinition[],
-  input: StagedChecksInput,
+  input: DataCheckInput,
   kind: 'rule' | 'history',
 ): Promise<void> {
   await c.run(

@@ -3,10 +3,9 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../../normalize/rows.js';
 import { applyMigrations } from '../apply-migrations.js';
-import { runDataChecksOn } from '../checks/run-data-checks.js';
 import { type OpenDatabase, openWriter, STAGING_SETTINGS } from '../open-database.js';
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
-import type { DataCheckOutcome, StagedChecksInput, StagingWriter } from '../types.js';
+import type { StagingWriter } from '../types.js';
 import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
 import { inTransaction } from './in-transaction.js';
 import { type StagedUnits, stagedUnits } from './staged-units.js';
@@ -87,13 +86,6 @@ class StagingFile implements StagingWriter {
       return this.#flushAll();
     });
     return this.#queuedFlush;
-  }
-
-  runDataChecks(input: StagedChecksInput): Promise<DataCheckOutcome> {
-    return this.#serial(async () => {
-      await this.#flushAll();
-      return runDataChecksOn(this.#db.connection, input);
-    });
   }
 
   close(): Promise<void> {
