@@ -147,8 +147,7 @@ async function runHistoryChecks(
  * (a post-level check compares a million posts): the counts per segment, then the failing
  * rows, both into temp tables; the check tables of the staging file then get those of all
  * the checks in one insert each (46 inserts into them, two per check, cost more than the
- * checks of a demo-size sync). Materializing a check's comparisons once instead raised the
- * checks bench's peak RSS by 50 MB.
+ * checks of a demo-size sync).
  */
 async function runChecks(
   c: DuckDBConnection,
