@@ -23,7 +23,7 @@ describe('duckdb-allocator', () => {
     expect(process.env[KEY]).toBe('dirty_decay_ms:5000');
   });
 
-  it('takes the faster setting for the demo (small syncs) only, and an operator\'s still wins', async () => {
+  it("takes the faster setting for the demo (small syncs) only, and an operator's still wins", async () => {
     const argv = process.argv;
     try {
       for (const [args, expected] of [
