@@ -25,7 +25,7 @@ import { startSimulator } from '../simulator/start-simulator.js';
 import { startSink } from '../sink/start-sink.js';
 import { openStateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';
-import { formatResult, queryReadOnly } from '../warehouse/index.js';
+import { formatResult, withReadOnly } from '../warehouse/index.js';
 
 const SIM_KEY = 'sim-key';
 /** Nights the demo syncs: enough history for the anomaly band (7 daily changes) and lines in the charts. */
@@ -118,7 +118,8 @@ async function syncNights(
 ): Promise<void> {
   for (let night = 0; night < DEMO_NIGHTS - 1; night++) {
     sim.clock.set(new Date(nights.firstNight.getTime() + night * DAY_MS));
-    const s = await runSync(config, { logger, now: () => sim.clock.now() });
+    // The lake's upkeep waits for the last night: nothing is due seconds apart (see lakeUpkeep).
+    const s = await runSync(config, { logger, now: () => sim.clock.now(), lakeUpkeep: false });
     const { checks } = s;
     say(
       `night ${s.snapshotDate}: ${s.rowsWritten} rows in ${(s.durationMs / 1000).toFixed(1)} s; ` +
@@ -140,26 +141,25 @@ async function syncNights(
 }
 
 async function askAnalystQuestions(dataDir: string): Promise<void> {
-  await ask(
-    dataDir,
-    'Top campaigns by engagement (latest snapshot, all networks)',
-    `select c.name as campaign, m.num_posts, m.num_influencers, m.total_engagement, round(m.total_emv, 2) as total_emv
-       from latest_campaign_metrics m join campaigns c using (campaign_id)
-       where m.segment = 'all' order by m.total_engagement desc limit 5`,
-  );
-  await ask(
-    dataDir,
-    'Per-network breakdown (latest snapshot; reach is per network and never summed)',
-    `select network, count(*) as campaigns, sum(num_posts) as posts, sum(engagement) as engagement,
-              round(sum(emv), 2) as emv, round(avg(engagement_rate), 4) as avg_engagement_rate
-       from latest_campaign_network_metrics where segment = 'all' group by network order by engagement desc`,
-  );
-  await ask(
-    dataDir,
-    'Segment "instagram" (fetched with ?sources=instagram,instagram_stories) against all networks',
-    `select segment, sum(num_posts) as posts, sum(total_engagement) as engagement
-       from latest_campaign_metrics group by segment order by segment`,
-  );
+  await ask(dataDir, [
+    [
+      'Top campaigns by engagement (latest snapshot, all networks)',
+      `select c.name as campaign, m.num_posts, m.num_influencers, m.total_engagement, round(m.total_emv, 2) as total_emv
+         from latest_campaign_metrics m join campaigns c using (campaign_id)
+         where m.segment = 'all' order by m.total_engagement desc limit 5`,
+    ],
+    [
+      'Per-network breakdown (latest snapshot; reach is per network and never summed)',
+      `select network, count(*) as campaigns, sum(num_posts) as posts, sum(engagement) as engagement,
+                round(sum(emv), 2) as emv, round(avg(engagement_rate), 4) as avg_engagement_rate
+         from latest_campaign_network_metrics where segment = 'all' group by network order by engagement desc`,
+    ],
+    [
+      'Segment "instagram" (fetched with ?sources=instagram,instagram_stories) against all networks',
+      `select segment, sum(num_posts) as posts, sum(total_engagement) as engagement
+         from latest_campaign_metrics group by segment order by segment`,
+    ],
+  ]);
 }
 
 /**
@@ -250,25 +250,33 @@ async function postDuplicateAndForged(hook: HookView, secret: string): Promise<v
 }
 
 async function askWhatWasKept(dataDir: string): Promise<void> {
-  await ask(
-    dataDir,
-    'Documents per search type (each document once, however often it was delivered)',
-    `select search_type, count(*) as documents, count(distinct hook_id) as hooks, min(received_at) as first_received
-       from stream_documents group by search_type order by search_type`,
-  );
-  await ask(
-    dataDir,
-    'Deliveries acknowledged vs documents kept',
-    `select (select count(*) from stream_deliveries) as deliveries,
-              (select sum(documents) from stream_deliveries) as documents_delivered,
-              (select count(*) from stream_documents) as documents_kept,
-              (select count(*) from stream_documents where document_id = 'demo-duplicate-1') as demo_duplicate_rows`,
-  );
+  await ask(dataDir, [
+    [
+      'Documents per search type (each document once, however often it was delivered)',
+      `select search_type, count(*) as documents, count(distinct hook_id) as hooks, min(received_at) as first_received
+         from stream_documents group by search_type order by search_type`,
+    ],
+    [
+      'Deliveries acknowledged vs documents kept',
+      `select (select count(*) from stream_deliveries) as deliveries,
+                (select sum(documents) from stream_deliveries) as documents_delivered,
+                (select count(*) from stream_documents) as documents_kept,
+                (select count(*) from stream_documents where document_id = 'demo-duplicate-1') as demo_duplicate_rows`,
+    ],
+  ]);
 }
 
-async function ask(dataDir: string, question: string, sql: string): Promise<void> {
-  say(`\n${question}:`);
-  process.stdout.write(formatResult(await queryReadOnly(dataDir, sql), 'table', { color: false }));
+/** Each question with its answer, all read in one read-only session of the published warehouse. */
+async function ask(
+  dataDir: string,
+  questions: readonly (readonly [question: string, sql: string])[],
+): Promise<void> {
+  await withReadOnly(dataDir, async (query) => {
+    for (const [question, sql] of questions) {
+      say(`\n${question}:`);
+      process.stdout.write(formatResult(await query(sql), 'table', { color: false }));
+    }
+  });
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {

@@ -47,6 +47,13 @@ export interface SyncDeps {
   readonly signal?: AbortSignal;
   /** 'manual' | 'scheduled' | 'catch-up' | 'retry' */
   readonly trigger?: string;
+  /**
+   * false: the run skips the lake's upkeep (maintainLake), left to the next sync or sink
+   * publish. For runs in quick succession (the demo's backfilled nights, seconds apart),
+   * where no version is past its retention yet and no day's sink parts are closed: the
+   * upkeep would open a lake session to find nothing to do. Default true.
+   */
+  readonly lakeUpkeep?: boolean;
 }
 
 export interface SyncSummary {
@@ -83,15 +90,21 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
   try {
     const begun = await begin(session);
     // The tag ids the API lists, to check the segments' tag filters against.
-    const tagIds = await extractGlobals(
-      begun,
-      config.segments.some((s) => s.tags?.length),
+    const tagIds = await timed(session, 'globals', () =>
+      extractGlobals(
+        begun,
+        config.segments.some((s) => s.tags?.length),
+      ),
     );
     const warnings = segmentWarnings(config.segments, tagIds ?? new Set());
     for (const warning of warnings) deps.logger.warn(warning);
-    const plan = await planUnits(begun, session.segments, config.campaigns, warnings);
-    await extractUnits(begun, plan, config.concurrency, (unitsDone) =>
-      deps.onProgress?.(progressOf(session, begun.api, unitsDone, plan.units.length)),
+    const plan = await timed(session, 'plan', () =>
+      planUnits(begun, session.segments, config.campaigns, warnings),
+    );
+    await timed(session, 'units', () =>
+      extractUnits(begun, plan, config.concurrency, (unitsDone) =>
+        deps.onProgress?.(progressOf(session, begun.api, unitsDone, plan.units.length)),
+      ),
     );
     return await checkAndPublish(session, begun, plan, warnings);
   } catch (error) {
@@ -115,6 +128,8 @@ interface SyncSession {
   run?: RunRow;
   client?: ApiClient;
   staging?: StagingWriter;
+  /** Milliseconds per step, logged with the run's end ('sync steps'): where a sync's time goes. */
+  readonly stepsMs: Record<string, number>;
 }
 
 /** The snapshot date (see resolveSnapshotDate: a relabelled run is warned about) and the state database. */
@@ -128,7 +143,26 @@ function openSession(config: SyncConfig, deps: SyncDeps): SyncSession {
   if (relabelled) deps.logger.warn({ snapshotDate }, relabelled);
   const state = openStateDb(config.dataDir);
   const segments = [ALL_SEGMENT, ...config.segments];
-  return { config, deps, started, snapshotDate, segments, state, registry: new RunRegistry(state) };
+  return {
+    config,
+    deps,
+    started,
+    snapshotDate,
+    segments,
+    state,
+    registry: new RunRegistry(state),
+    stepsMs: {},
+  };
+}
+
+/** Runs one step of the sync, adding its wall time to session.stepsMs[name]. */
+async function timed<T>(session: SyncSession, name: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    session.stepsMs[name] = Math.round((session.stepsMs[name] ?? 0) + performance.now() - started);
+  }
 }
 
 /** A run begun: the extraction's context, and what the publish needs beside it. */
@@ -155,7 +189,9 @@ async function begin(session: SyncSession): Promise<BegunRun> {
   );
   const api = deps.client ?? (await createClient(config, deps));
   session.client = api;
-  const writer = await openStaging(config.dataDir, `sync-${snapshotDate}`);
+  const writer = await timed(session, 'openStaging', () =>
+    openStaging(config.dataDir, `sync-${snapshotDate}`),
+  );
   session.staging = writer;
   return {
     run: begun.run,
@@ -207,40 +243,54 @@ async function checkAndPublish(
 ): Promise<SyncSummary> {
   const { config, deps, snapshotDate, segments, registry } = session;
   const { api, runId, run, staging: writer } = begun;
-  await writer.close();
-  const checks = await checkBeforePublish({
-    stagingPath: writer.path,
-    snapshotDate,
-    runId,
-    segments,
-    mode: config.checks ?? 'warn',
-    dataDir: config.dataDir,
-    ...(config.historyChecks ? { history: config.historyChecks } : {}),
-    logger: deps.logger,
-    state: session.state,
-    registry,
-    now: deps.now,
-  });
+  // The checks read the staging file closed (checkpointed): run on the writer's instance, with
+  // the staged rows not yet checkpointed held in its buffer pool, the schema-drift scan of a
+  // 170k-post sync ran out of the staging's memory limit (npm run bench -- checks).
+  await timed(session, 'closeStaging', () => writer.close());
+  const checks = await timed(session, 'checks', () =>
+    checkBeforePublish({
+      stagingPath: writer.path,
+      snapshotDate,
+      runId,
+      segments,
+      mode: config.checks ?? 'warn',
+      dataDir: config.dataDir,
+      ...(config.historyChecks ? { history: config.historyChecks } : {}),
+      logger: deps.logger,
+      state: session.state,
+      registry,
+      now: deps.now,
+    }),
+  );
   const counters = {
     requests: api.stats.requests,
     retries: api.stats.retries,
     throttled: api.stats.throttled,
   };
   const finishedAt = deps.now();
-  const published: PublishResult = await publishSync(config.dataDir, {
-    stagingPath: writer.path,
-    snapshotDate,
-    segments: segments.map((s) => s.name),
-    run: runRecord(run, 'succeeded', finishedAt, counters, null),
-  });
+  const published: PublishResult = await timed(session, 'publish', () =>
+    publishSync(config.dataDir, {
+      stagingPath: writer.path,
+      snapshotDate,
+      segments: segments.map((s) => s.name),
+      run: runRecord(run, 'succeeded', finishedAt, counters, null),
+    }),
+  );
   registry.finish(run, { status: 'succeeded', rowsWritten: published.rowsWritten, counters }, finishedAt);
   await rm(writer.path, { force: true });
   await rm(`${writer.path}.wal`, { force: true });
   // Lake upkeep (closed days' sink parts merged, old versions removed): the data is
   // published, so a failure here is only logged.
-  await maintainLake(config.dataDir).catch((error: unknown) =>
-    deps.logger.warn({ err: oneLine(error) }, 'lake upkeep failed; the next sync or sink publish retries'),
-  );
+  if (deps.lakeUpkeep !== false)
+    await timed(session, 'upkeep', () =>
+      maintainLake(config.dataDir).catch((error: unknown) =>
+        deps.logger.warn(
+          { err: oneLine(error) },
+          'lake upkeep failed; the next sync or sink publish retries',
+        ),
+      ),
+    );
+  deps.logger.info({ runId, snapshotDate, stepsMs: session.stepsMs }, 'sync steps');
   return summaryOf(session, begun, plan, { published, counters, checks, warnings });
 }
 

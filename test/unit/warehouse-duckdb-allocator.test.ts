@@ -22,4 +22,27 @@ describe('duckdb-allocator', () => {
     await import('../../src/warehouse/duckdb-allocator.js');
     expect(process.env[KEY]).toBe('dirty_decay_ms:5000');
   });
+
+  it("takes the faster setting for the demo (small syncs) only, and an operator's still wins", async () => {
+    const argv = process.argv;
+    try {
+      for (const [args, expected] of [
+        [['demo', '--data-dir', '/tmp/x'], 'dirty_decay_ms:10,muzzy_decay_ms:0'],
+        [['--data-dir', '/tmp/x', 'sync'], 'dirty_decay_ms:0,muzzy_decay_ms:0'],
+        [['sync', 'demo'], 'dirty_decay_ms:0,muzzy_decay_ms:0'],
+      ] as const) {
+        delete process.env[KEY];
+        process.argv = [argv[0]!, 'main.js', ...args];
+        vi.resetModules();
+        await import('../../src/warehouse/duckdb-allocator.js');
+        expect({ args, conf: process.env[KEY] }).toEqual({ args, conf: expected });
+      }
+      process.env[KEY] = 'dirty_decay_ms:5000';
+      vi.resetModules();
+      await import('../../src/warehouse/duckdb-allocator.js');
+      expect(process.env[KEY]).toBe('dirty_decay_ms:5000');
+    } finally {
+      process.argv = argv;
+    }
+  });
 });

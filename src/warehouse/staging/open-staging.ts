@@ -42,6 +42,7 @@ class StagingFile implements StagingWriter {
   #closed = false;
   #queue: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
+  #queuedFlush: Promise<void> | undefined;
 
   constructor(
     readonly path: string,
@@ -78,7 +79,13 @@ class StagingFile implements StagingWriter {
   }
 
   flush(): Promise<void> {
-    return this.#serial(() => this.#flushAll());
+    // A flush still waiting in the queue commits the rows appended before this call too:
+    // units finishing together share one commit (one WAL sync) instead of one each.
+    this.#queuedFlush ??= this.#serial(() => {
+      this.#queuedFlush = undefined;
+      return this.#flushAll();
+    });
+    return this.#queuedFlush;
   }
 
   close(): Promise<void> {

@@ -79,9 +79,15 @@ export class TableAppender {
     }
   }
 
-  /** Moves buffered rows into the table (visible to queries on this connection). */
+  /**
+   * Moves buffered rows into the table (visible to queries on this connection). With no row
+   * appended since the last flush it does nothing: an appender's flush costs about half a
+   * millisecond even when empty (measured), and a sync flushes all its tables' appenders
+   * after each unit, most of them with nothing new.
+   */
   flush(): void {
     this.appendChunk();
+    if (this.sinceFlush === 0) return;
     this.appender.flushSync();
     this.sinceFlush = 0;
   }
