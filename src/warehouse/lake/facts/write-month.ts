@@ -6,19 +6,22 @@ import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../l
 
 /**
  * Rows per row group of a closed month's file. Its rows are sorted by snapshot_date, so each
- * group's min/max statistics let a one-day question skip the others; large groups keep the
- * footer small (a month of post_metrics, 5.1M rows at 170k posts: 5 groups, a footer about a
- * day file's), and a footer is what every question pays per file (docs/design/history-layout.md).
- * Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE: the writer holds a whole group in memory.
+ * group's min/max statistics let a one-day question skip the others (at 170k posts a group
+ * of post_metrics spans 1.5 days, of post_stats 0.4). DuckDB's writer holds a whole group
+ * uncompressed until it is written: 262,144 rows keep a month write within about 80 MB over
+ * the process (1,048,576 took 300 MB), for a footer 3 to 4 times larger (still tens of KB,
+ * docs/design/history-layout.md) and files a fifth to a half larger (bench/RESULTS.md).
+ * Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE.
  */
-export const MONTH_ROW_GROUP_SIZE = 1_048_576;
+export const MONTH_ROW_GROUP_SIZE = 262_144;
 
 /**
- * DuckDB's memory limit while a month file is written (then set back): the writer holds a
- * whole row group, and 1M rows of post_metrics fail under the publish's 48 MB (they needed
- * about 250 MB; at 512 MB the write is also not slowed by spilling its sort).
+ * DuckDB's memory limit while a month file is written (then set back): the writer's group
+ * of MONTH_ROW_GROUP_SIZE rows needs about 60 MB, more than the publish's 48 MB (which makes
+ * it spill, three times slower), and a higher limit only lets the buffer pool grow: the
+ * upkeep runs in the sync's process, whose peak the `memory` bench bounds.
  */
-export const MONTH_WRITE_MEMORY = '512MB';
+export const MONTH_WRITE_MEMORY = '128MB';
 
 export function monthRowGroupRows(table: LakeTable): number {
   return table.wide ? WIDE_ROW_GROUP_SIZE : MONTH_ROW_GROUP_SIZE;
