@@ -134,8 +134,3 @@ export async function writeLatest(
   }
   tx.publish(latestLinkPath(tx.lake, table.name), version);
 }
-
-/** The schema anchor file of a fact table, as live now. */
-export function anchorFile(lake: string, table: LakeTable): string | undefined {
-  return factVersion(lake, table.name)?.anchor;
-}

@@ -4,7 +4,7 @@ import { dataFileName, factLabel, monthOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { factVersion } from './fact-files.js';
-import { anchorFile, nextLatest, readLatest, writeLatest } from './latest-tree.js';
+import { nextLatest, readLatest, writeLatest } from './latest-tree.js';
 import { readFactFiles, writeMonthFile } from './write-month.js';
 
 /**
@@ -24,6 +24,7 @@ export async function replaceFacts(
 ): Promise<number> {
   const month = monthOf(date);
   const current = factVersion(tx.lake, table.name);
+  const byName = new Map(current?.files.map((f) => [f.name, f]));
   const replaced = (period: string, segment: string) =>
     segments.includes(segment) && (period === date || period === month);
   const { version } = tx.nextVersion(
@@ -31,7 +32,7 @@ export async function replaceFacts(
     table.name,
     'v',
     (name) => {
-      const file = current?.files.find((f) => f.name === name);
+      const file = byName.get(name);
       return file === undefined || !replaced(file.period, file.segment);
     },
     current?.version,
@@ -62,7 +63,7 @@ export async function replaceFacts(
     rows += dateRows;
   }
   const latest = await nextLatest(tx, table, readLatest(tx.lake, table.name), date, files, segments);
-  const anchor = latest && anchorFile(tx.lake, table);
+  const anchor = latest && current?.anchor;
   if (latest && anchor) await writeLatest(tx, table, latest, anchor);
   return rows;
 }
