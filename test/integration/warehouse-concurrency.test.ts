@@ -69,7 +69,11 @@ describe('readers never wait, writers never wait (separate processes)', () => {
   it('a reader opening in a loop during repeated publishes never fails and sees each table complete', async () => {
     await publishStream(data.dir, batch(0));
     const reader = spawnHelper('warehouse-reader-child.mjs', ['loop', publishedPath(data.dir), '4000']);
-    for (let n = 1; n <= 12; n += 1) await publishStream(data.dir, batch(n));
+    // Appends only: a publish that merges today's parts replaces files, and a query planned
+    // across that swap may fail once, cleanly (docs/lake.md, "Readers"; counted in
+    // warehouse-lake-stream-merge, retried by this tool's own reads: read-retry-replaced-file).
+    // An append never causes it, whatever the timing: that is what this loop holds to.
+    for (let n = 1; n <= 12; n += 1) await publishStream(data.dir, batch(n), { mergeFanout: Infinity });
     const result = JSON.parse(await reader.nextLine()) as {
       opens: number;
       failures: string[];

@@ -5,7 +5,8 @@
  * enable_external_access and lock_configuration): no COPY TO /tmp, no read_csv('/etc/...').
  * The lake itself stays writable by DuckDB's rules, so only reading statements run: COPY,
  * EXPORT, ATTACH, INSTALL and every other kind is refused before it runs. One statement per
- * call: the result printed is the one of the statement given.
+ * call: the result printed is the one of the statement given. A statement planned across a
+ * publish that replaced a file it listed is planned and run again (retryReplacedFile).
  */
 import { sep } from 'node:path';
 import { type DuckDBConnection, StatementType } from '@duckdb/node-api';
@@ -14,6 +15,7 @@ import { lakePath } from '../lake/index.js';
 import { openDatabase } from '../open-database.js';
 import { sqlString } from '../warehouse-paths.js';
 import { type QueryResult, requirePublished, toPlain } from './query-read-only.js';
+import { retryReplacedFile } from './retry-replaced-file.js';
 
 export async function queryUserSql(dataDir: string, sql: string): Promise<QueryResult> {
   const path = requirePublished(dataDir);
@@ -31,11 +33,13 @@ export async function queryUserSql(dataDir: string, sql: string): Promise<QueryR
     if (statements.count === 0) throw new UserError('query: no SQL statement given');
     if (statements.count > 1)
       throw new UserError(`query runs one statement, got ${statements.count}: run them one at a time`);
-    const prepared = await statements.prepare(0).catch((error: unknown) => {
-      throw explainRefusal(error, lake);
+    const reader = await retryReplacedFile(lake, async () => {
+      const prepared = await statements.prepare(0).catch((error: unknown) => {
+        throw explainRefusal(error, lake);
+      });
+      await refuseWrites(connection, prepared.statementType, sql);
+      return prepared.runAndReadAll();
     });
-    await refuseWrites(connection, prepared.statementType, sql);
-    const reader = await prepared.runAndReadAll();
     return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
   } finally {
     db.close();
