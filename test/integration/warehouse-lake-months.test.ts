@@ -1,27 +1,13 @@
-import { readdirSync, readlinkSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
-import { lakePath, MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
+import { MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
 import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
+import { liveFile, liveFiles } from '../helpers/lake-files.js';
+import { queryRows as rows } from '../helpers/query-rows.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
-
-/** The live files of a fact table: label (`<period>~<segment>`) -> inode. */
-function liveFiles(dir: string, table = 'post_metrics'): Map<string, number> {
-  const lake = lakePath(dir);
-  const folder = resolve(lake, readlinkSync(join(lake, table)));
-  return new Map(
-    readdirSync(folder)
-      .filter((name) => !name.startsWith('_'))
-      .map((name) => [name.replace(/\.[0-9a-z]+\.parquet$/, ''), statSync(join(folder, name)).ino]),
-  );
-}
-
-async function rows(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
-  return (await connection.runAndReadAll(sql)).getRows();
-}
 
 const PER_DATE =
   'select snapshot_date::varchar, segment, count(*)::integer, sum(engagement)::bigint from post_metrics group by all order by all';
@@ -72,12 +58,10 @@ describe('closed months of a fact table', () => {
     expect(await rows(held.connection, PER_DATE)).toEqual(before);
     expect(await rows(held.connection, LATEST)).toEqual(latestBefore);
     // The month file is sorted by date (what lets its row groups' statistics prune).
-    const month = resolve(lakePath(dir), readlinkSync(join(lakePath(dir), 'post_metrics')));
-    const file = readdirSync(month).find((name) => name.startsWith('2026-10~all.'))!;
     expect(
       await rows(
         held.connection,
-        `select snapshot_date::varchar from read_parquet(${sqlString(join(month, file))})`,
+        `select snapshot_date::varchar from read_parquet(${sqlString(liveFile(dir, '2026-10~all'))})`,
       ),
     ).toEqual([...Array(5).fill(['2026-10-30']), ...Array(4).fill(['2026-10-31'])]);
     // Done once: the next upkeep has nothing to consolidate.
@@ -130,8 +114,7 @@ describe('row groups of a month file', () => {
     const instance = await DuckDBInstance.create(publishedPath(dir), { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
     try {
-      const folder = resolve(lakePath(dir), readlinkSync(join(lakePath(dir), 'post_metrics')));
-      const file = join(folder, readdirSync(folder).find((name) => name.startsWith('2026-01~all.'))!);
+      const file = liveFile(dir, '2026-01~all');
       const groups = await rows(
         connection,
         `select row_group_id, row_group_num_rows, stats_min, stats_max from parquet_metadata(${sqlString(file)})

@@ -1,0 +1,25 @@
+import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { lakePath } from '../../src/warehouse/lake/index.js';
+
+/** The live version folder of a lake table (where its link points now). */
+export function liveFolder(dataDir: string, table = 'post_metrics'): string {
+  const lake = lakePath(dataDir);
+  return resolve(lake, readlinkSync(join(lake, table)));
+}
+
+/** The live data files of a fact table: label (`<period>~<segment>`) -> inode. */
+export function liveFiles(dataDir: string, table = 'post_metrics'): Map<string, number> {
+  const folder = liveFolder(dataDir, table);
+  return new Map(
+    readdirSync(folder)
+      .filter((name) => !name.startsWith('_'))
+      .map((name) => [name.replace(/\.[0-9a-z]+\.parquet$/, ''), statSync(join(folder, name)).ino]),
+  );
+}
+
+/** The path of the live data file labelled `label` (`<period>~<segment>`). */
+export function liveFile(dataDir: string, label: string, table = 'post_metrics'): string {
+  const folder = liveFolder(dataDir, table);
+  return join(folder, readdirSync(folder).find((name) => name.startsWith(`${label}.`))!);
+}
