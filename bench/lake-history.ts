@@ -14,13 +14,13 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  closedPeriodOf,
   dataFileName,
   factLabel,
   factVersion,
   LAKE_DIR_NAME,
   linkTarget,
   MONTH_ROW_GROUP_SIZE,
-  monthOf,
   partitionName,
   versionsPath,
 } from '../src/warehouse/lake/index.js';
@@ -30,8 +30,9 @@ import { sqlString } from '../src/warehouse/warehouse-paths.js';
 /**
  * Gives a lake a long history quickly, in the layout the lake's own publishes and upkeep
  * write: each fact table's files of `from` are copied to each of `dates` with snapshot_date
- * replaced (one COPY per closed month and segment, by date in month row groups; one
- * per day of the open month, the month of the newest date), in one new version swapped in
+ * replaced (one COPY per closed year and segment, and per closed month of the open year and
+ * segment, by date in month row groups, streaming with no sort; one per day of the open
+ * month, the month of the newest date), in one new version swapped in
  * like a publish; the stream tables' partitions of `from` (received_date) are cloned as hard
  * links. Synchronous (the COPYs run in a child process).
  */
@@ -40,7 +41,7 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
   const copies: string[] = [];
   const swaps: { link: string; version: string }[] = [];
   const all = [...new Set([from, ...dates])].sort();
-  const open = monthOf(all[all.length - 1]!);
+  const newest = all[all.length - 1]!;
   for (const table of readdirSync(lake)) {
     // _versions, _latest and dot names are not tables.
     if (table.startsWith('_') || table.startsWith('.')) continue;
@@ -52,14 +53,15 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
       const vid = `history${Date.now().toString(36)}`;
       const version = join(versionsPath(lake, table), `v.${vid}`);
       mkdirSync(version, { recursive: true });
-      const replaced = new Set(sources.filter(() => monthOf(from) < open).map((f) => f.name));
+      const replaced = new Set(sources.filter(() => closedPeriodOf(from, newest)).map((f) => f.name));
       for (const name of current.version.files)
         if (!replaced.has(name)) linkSync(join(current.version.dir, name), join(version, name));
       for (const source of sources) {
         const read = `read_parquet(${sqlString(source.path)})`;
-        const months = new Map<string, string[]>();
+        const periods = new Map<string, string[]>();
         for (const date of all) {
-          if (monthOf(date) < open) months.set(monthOf(date), [...(months.get(monthOf(date)) ?? []), date]);
+          const period = closedPeriodOf(date, newest);
+          if (period) periods.set(period, [...(periods.get(period) ?? []), date]);
           else if (date !== from) {
             const out = join(version, dataFileName(factLabel(date, source.segment), vid));
             copies.push(
@@ -67,8 +69,8 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
             );
           }
         }
-        for (const [month, days] of months) {
-          const out = join(version, dataFileName(factLabel(month, source.segment), vid));
+        for (const [period, days] of periods) {
+          const out = join(version, dataFileName(factLabel(period, source.segment), vid));
           // One select per day in date order: the writer keeps that order (no sort to spill).
           const byDay = days.map(
             (d) => `select * replace (${sqlString(d)}::date as snapshot_date) from ${read}`,

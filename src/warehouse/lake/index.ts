@@ -20,6 +20,7 @@ export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
 export {
   ANCHOR_PARTITION,
+  closedPeriodOf,
   dataFileName,
   FACT_LAYOUT,
   factLabel,

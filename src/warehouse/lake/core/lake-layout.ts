@@ -8,14 +8,16 @@ import { join, resolve } from 'node:path';
  *   <fact>                                     symlink to _versions/<fact>/v.<vid>/: a flat folder
  *                                              of files that hold snapshot_date, sorted by it:
  *     YYYY-MM-DD~<segment>.<vid>.parquet       a day of the open month (FACT_LAYOUT)
- *     YYYY-MM~<segment>.<vid>.parquet          a closed month, consolidated (row groups prune)
+ *     YYYY-MM~<segment>.<vid>.parquet          a closed month of the open year, consolidated
+ *                                              (row groups prune)
+ *     YYYY~<segment>.<vid>.parquet             a closed year, consolidated from its months
  *     _schema.<vid>.parquet                    the schema anchor (zero rows)
  *   stream_documents/received_date=YYYY-MM-DD  symlink to ../_versions/<table>/YYYY-MM-DD.<vid>/
  *                                              (hive: by the day the sink received it)
  *   <entity>, sync_runs, hooks                 symlink to _versions/<table>/v.<vid>/ (whole table)
  *   _latest/<fact>                             symlink to ../_versions/<fact>/latest.<vid>/: the
  *                                              latest day file of each segment (hard links), never
- *                                              a month file
+ *                                              a month's or year's file
  *   _versions/<table>/...                      immutable version directories (never matched by
  *                                              the views' globs; Spark and Hive skip `_` names)
  * A publish writes a new version directory (unchanged files hard-linked from the previous one)
@@ -67,12 +69,13 @@ export function newVersionId(): string {
 
 /**
  * The fact tables' layout, recorded in _catalog.json: 2 is one flat folder per table with
- * month files (above); 1 (no `layout` in the stamp) was one hive folder per snapshot date
+ * month and year files (above; year files came later within 2: every release reading 2 reads
+ * any file of the folder, and the upkeep writes them from the month files); 1 (no `layout` in the stamp) was one hive folder per snapshot date
  * whose files lacked snapshot_date, upgraded at the first run (catalog/upgrade-fact-layout.ts).
  */
 export const FACT_LAYOUT = 2;
 
-/** A fact file's label: its period (a day, or a closed month) and its segment (`all` when unsegmented). */
+/** A fact file's label: its period (a day, a closed month or year) and its segment (`all` when unsegmented). */
 export function factLabel(period: string, segment: string): string {
   return `${period}~${segment}`;
 }
@@ -83,7 +86,9 @@ export function parseFactFile(name: string): { period: string; segment: string }
   const at = label?.indexOf('~') ?? -1;
   if (!label || at < 0) return undefined;
   const period = label.slice(0, at);
-  return isDay(period) || isMonth(period) ? { period, segment: label.slice(at + 1) } : undefined;
+  return isDay(period) || isMonth(period) || isYear(period)
+    ? { period, segment: label.slice(at + 1) }
+    : undefined;
 }
 
 /** The YYYY-MM month of a YYYY-MM-DD date. */
@@ -93,6 +98,44 @@ export function monthOf(date: string): string {
 
 export function isMonth(value: string): boolean {
   return /^\d{4}-\d{2}$/.test(value);
+}
+
+/** The YYYY year of a YYYY-MM-DD date (or of a YYYY-MM month). */
+export function yearOf(date: string): string {
+  return date.slice(0, 4);
+}
+
+export function isYear(value: string): boolean {
+  return /^\d{4}$/.test(value);
+}
+
+/**
+ * The periods whose fact file may hold `date`'s rows, smallest first: its day, its month,
+ * its year (a segment has at most one of them holding the date).
+ */
+export function periodsOf(date: string): [string, string, string] {
+  return [date, monthOf(date), yearOf(date)];
+}
+
+/**
+ * The closed period a fact file of `period` (a day, month or year) belongs to when the
+ * table's newest snapshot is `newest`: its year when that year is before `newest`'s, else its
+ * month when that month is before `newest`'s, else undefined (the open month's day files,
+ * and a file of the open year that is no day's: they stay as they are). Closed from the data,
+ * not the clock (facts/consolidate-facts.ts).
+ */
+export function closedPeriodOf(period: string, newest: string): string | undefined {
+  if (yearOf(period) < yearOf(newest)) return yearOf(period);
+  if (!isYear(period) && monthOf(period) < monthOf(newest)) return monthOf(period);
+  return undefined;
+}
+
+/**
+ * A key of a fact file's period that sorts, as a string, after every date the period holds
+ * and before every later date: a day is itself, a month `YYYY-MM-99`, a year `YYYY-99-99`.
+ */
+export function periodEnd(period: string): string {
+  return `${period}-99-99`.slice(0, 10);
 }
 
 /** `<label>.<vid>.parquet`: labels are a fact file's period~segment, an entity's month, `p` (a sink part), `c` (compacted), `_schema`. */

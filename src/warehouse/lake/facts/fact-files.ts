@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../../warehouse-paths.js';
-import { isMonth, labelOf, monthOf, parseFactFile, SCHEMA_FILE } from '../core/lake-layout.js';
+import { isDay, labelOf, parseFactFile, periodEnd, periodsOf, SCHEMA_FILE } from '../core/lake-layout.js';
 import { type LinkedVersion, linkedVersion } from '../core/link-target.js';
 
-/** A data file of a fact table's live version: a day's or a closed month's rows of one segment. */
+/** A data file of a fact table's live version: a day's, a closed month's or a closed year's rows of one segment. */
 export interface FactFile {
   readonly name: string;
   /** Absolute, in the version directory (stays valid after the table's link is swapped). */
   readonly path: string;
-  /** YYYY-MM-DD (a day file) or YYYY-MM (a closed month's file). */
+  /** YYYY-MM-DD (a day file), YYYY-MM (a closed month's file) or YYYY (a closed year's). */
   readonly period: string;
   readonly segment: string;
 }
@@ -39,30 +39,34 @@ export function factVersionOf(version: LinkedVersion): FactVersion {
   return { version, files, anchor };
 }
 
-/** Whether a fact file holds a closed month (several dates) rather than one day. */
-export function isMonthFile(file: FactFile): boolean {
-  return isMonth(file.period);
+/** Whether a fact file holds one day, rather than a closed month's or year's several dates. */
+export function isDayFile(file: FactFile): boolean {
+  return isDay(file.period);
 }
 
 /**
  * The file holding `date`'s rows of `segment`, if there is one: its day file, or its month's
- * file (which holds other dates too: read it through factRows, filtered by date).
+ * or year's file (which holds other dates too: read it through factRows, filtered by date).
  */
 export function factFileOf(lake: string, table: string, date: string, segment: string): string | undefined {
   const files = factVersion(lake, table)?.files ?? [];
-  const match = (period: string) => files.find((f) => f.period === period && f.segment === segment);
-  return (match(date) ?? match(monthOf(date)))?.path;
+  for (const period of periodsOf(date)) {
+    const file = files.find((f) => f.period === period && f.segment === segment);
+    if (file) return file.path;
+  }
+  return undefined;
 }
 
-/** A subquery of one date's rows of a fact file (a month file holds the month's other dates too). */
+/** A subquery of one date's rows of a fact file (a month's or year's file holds other dates too). */
 export function factRows(path: string, date: string): string {
   return `(select * from read_parquet(${sqlString(path)}) where snapshot_date = ${sqlString(date)}::date)`;
 }
 
 /**
  * Per segment, its last `count` snapshot dates of a fact table before `before`, latest first,
- * each with the file holding it: day files from the listing alone; a month file, only when
- * the open month's days are too few, is asked which dates it holds (one column of one file).
+ * each with the file holding it: day files from the listing alone; a month's or year's file,
+ * only when the later files' dates are too few, is asked which dates it holds (one column of
+ * one file; its row groups' statistics skip the dates from `before` on).
  */
 export async function recentFactDates(
   connection: DuckDBConnection,
@@ -73,15 +77,14 @@ export async function recentFactDates(
   count: number,
 ): Promise<Map<string, { date: string; file: string }[]>> {
   const out = new Map<string, { date: string; file: string }[]>(segments.map((s) => [s, []]));
-  // Newest first; a month sorts after its own days (a day file of a month being consolidated).
-  const key = (f: FactFile) => (isMonthFile(f) ? `${f.period}-99` : f.period);
+  // Newest first; a month or year sorts after its own days (a day file of a period being consolidated).
   const files = [...(factVersion(lake, table)?.files ?? [])]
     .filter((f) => f.period < before)
-    .sort((a, b) => (key(a) < key(b) ? 1 : -1));
+    .sort((a, b) => (periodEnd(a.period) < periodEnd(b.period) ? 1 : -1));
   for (const file of files) {
     const list = out.get(file.segment);
     if (!list || list.length >= count) continue;
-    if (!isMonthFile(file)) {
+    if (isDayFile(file)) {
       if (!list.some((d) => d.date === file.period)) list.push({ date: file.period, file: file.path });
       continue;
     }

@@ -8,14 +8,15 @@ import {
   labelOf,
   latestLinkPath,
   parseFactFile,
+  periodEnd,
   SCHEMA_FILE,
 } from '../core/lake-layout.js';
 import type { LakeTable } from '../core/lake-tables.js';
 import { linkTarget } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';
-import { type FactFile, factVersion, isMonthFile } from './fact-files.js';
+import { type FactFile, factVersion, isDayFile } from './fact-files.js';
 
-/** One segment's latest snapshot: its date and a live path of a file holding it (a day's or a month's). */
+/** One segment's latest snapshot: its date and a live path of a file holding it (a day's, a month's or a year's). */
 export interface LatestEntry {
   readonly date: string;
   readonly path: string;
@@ -43,8 +44,8 @@ export function readLatest(lake: string, table: string): Map<string, LatestEntry
 /**
  * The latest snapshot of every segment found in the table's live files, newest first (after
  * a conversion or an upgrade, or when a re-run removed a segment's latest rows): a day file's
- * date from its name; a month file (a segment whose last snapshot is in a closed month) is
- * asked its latest date. `skip`: a date being replaced (the caller knows its new files);
+ * date from its name; a month's or year's file (a segment whose last snapshot is in a closed
+ * month or year) is asked its latest date. `skip`: a date being replaced (the caller knows its new files);
  * `live`: the files to scan, when not the live version's (an upgrade's new version).
  */
 export async function scanLatest(
@@ -57,12 +58,12 @@ export async function scanLatest(
   const files = [...live].filter((f) => f.period !== skip).sort((a, b) => (a.period < b.period ? 1 : -1));
   for (const file of files) {
     const entry = entries.get(file.segment);
-    if (!isMonthFile(file)) {
+    if (isDayFile(file)) {
       if (!entry || entry.date < file.period)
         entries.set(file.segment, { date: file.period, path: file.path });
       continue;
     }
-    if (entry && entry.date > `${file.period}-31`) continue;
+    if (entry && entry.date > periodEnd(file.period)) continue;
     const reader = await tx.connection.runAndReadAll(
       `select strftime(max(snapshot_date), '%Y-%m-%d') from read_parquet(${sqlString(file.path)})
         where snapshot_date <> ${sqlString(skip ?? '0001-01-01')}::date`,
@@ -110,8 +111,8 @@ export async function nextLatest(
 
 /**
  * Writes a `_latest/<table>` version holding `entries` and the table's schema anchor (hard
- * links, one flat folder), and publishes it with `tx`. An entry in a month file gets a day
- * file of its date's rows written instead: latest_<fact> must never read a whole month.
+ * links, one flat folder), and publishes it with `tx`. An entry in a month's or year's file gets
+ * a day file of its date's rows written instead: latest_<fact> must never read a whole month.
  */
 export async function writeLatest(
   tx: LakeTransaction,

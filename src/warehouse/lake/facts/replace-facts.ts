@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
-import { dataFileName, factLabel, monthOf } from '../core/lake-layout.js';
+import { dataFileName, factLabel, periodsOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { factVersion } from './fact-files.js';
@@ -11,8 +11,9 @@ import { readFactFiles, writeMonthFile } from './write-month.js';
  * Replaces the facts of one date for `segments` (['all'] for a segment-less table): the
  * table gets a new version in which each replaced segment has a new file of the date's
  * `staged` rows (one row per key) and every other file is a hard link; the table's
- * latest-snapshot tree follows. A date of a closed month already consolidated rewrites that
- * month's file with the date replaced (a backfill's cost: seconds). Returns the rows written.
+ * latest-snapshot tree follows. A date of a closed month or year already consolidated rewrites
+ * that month's or year's file with the date replaced (a backfill's cost: seconds for a month,
+ * the time of reading and writing the year for a year). Returns the rows written.
  * Its cost follows the date's rows (plus a link per file), not the history.
  */
 export async function replaceFacts(
@@ -22,11 +23,11 @@ export async function replaceFacts(
   date: string,
   staged: StagedRows,
 ): Promise<number> {
-  const month = monthOf(date);
+  const periods: readonly string[] = periodsOf(date);
   const current = factVersion(tx.lake, table.name);
   const byName = new Map(current?.files.map((f) => [f.name, f]));
   const replaced = (period: string, segment: string) =>
-    segments.includes(segment) && (period === date || period === month);
+    segments.includes(segment) && periods.includes(period);
   const { version } = tx.nextVersion(
     join(tx.lake, table.name),
     table.name,
@@ -44,22 +45,30 @@ export async function replaceFacts(
   let rows = 0;
   for (const segment of segments) {
     const where = `snapshot_date = ${sqlString(date)}::date${table.segmented ? ` and segment = ${sqlString(segment)}` : ''}`;
-    const monthFile = current?.files.find((f) => f.period === month && f.segment === segment);
-    if (!monthFile) {
+    const closed = current?.files.find(
+      (f) => f.period !== date && periods.includes(f.period) && f.segment === segment,
+    );
+    if (!closed) {
       const name = dataFileName(factLabel(date, segment), version.vid);
       const written = await tx.write(`select ${columns} from (${staged(where)})`, version, name);
       if (written > 0) files.set(segment, join(version.dir, name));
       rows += written;
       continue;
     }
-    // The month's other dates kept, this date's rows replaced, sorted by date for pruning.
-    const others = `${readFactFiles(table, current!.anchor!, [monthFile.path])} where snapshot_date <> ${sqlString(date)}::date`;
-    const kept = await tx.connection.runAndReadAll(`select count(*) from (${others})`);
-    const select = `${others} union all select ${columns} from (${staged(where)})`;
-    const written = await writeMonthFile(tx, table, version, month, segment, select);
+    // The period's other dates kept, this date's rows put between them: by date with no sort
+    // (sorting a year would spill and need several times the memory of its row groups).
+    const day = `${sqlString(date)}::date`;
+    const read = readFactFiles(table, current!.anchor!, [closed.path]);
+    const kept = await tx.connection.runAndReadAll(
+      `select count(*) from (${read} where snapshot_date <> ${day})`,
+    );
+    const select = `${read} where snapshot_date < ${day}
+      union all select ${columns} from (${staged(where)})
+      union all ${read} where snapshot_date > ${day}`;
+    const written = await writeMonthFile(tx, table, version, closed.period, segment, select, true);
     const dateRows = written - Number(kept.getRows()[0]![0]);
     if (dateRows > 0)
-      files.set(segment, join(version.dir, dataFileName(factLabel(month, segment), version.vid)));
+      files.set(segment, join(version.dir, dataFileName(factLabel(closed.period, segment), version.vid)));
     rows += dateRows;
   }
   const latest = await nextLatest(tx, table, readLatest(tx.lake, table.name), date, files, segments);

@@ -5,7 +5,7 @@ import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';
 
 /**
- * Rows per row group of a closed month's file. Its rows are sorted by snapshot_date, so each
+ * Rows per row group of a closed month's or year's file. Its rows are sorted by snapshot_date, so each
  * group's min/max statistics let a one-day question skip the others (at 170k posts a group
  * of post_metrics spans 1.5 days, of post_stats 0.4). DuckDB's writer holds a whole group
  * uncompressed until it is written: 262,144 rows keep a month write within about 80 MB over
@@ -16,7 +16,7 @@ import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../l
 export const MONTH_ROW_GROUP_SIZE = 262_144;
 
 /**
- * DuckDB's memory limit while a month file is written (then set back): the writer's group
+ * DuckDB's memory limit while a month's or year's file is written (then set back): the writer's group
  * of MONTH_ROW_GROUP_SIZE rows needs about 60 MB, more than the publish's 48 MB (which makes
  * it spill, three times slower), and a higher limit only lets the buffer pool grow: the
  * upkeep runs in the sync's process, whose peak the `memory` bench bounds.
@@ -61,16 +61,17 @@ export function readFactFiles(table: LakeTable, anchor: string, paths: readonly 
 }
 
 /**
- * Writes `select`'s rows (one month of one segment) into `version` as that month's file,
- * sorted by snapshot_date in MONTH_ROW_GROUP_SIZE groups. `inDateOrder`: `select` already
- * yields its rows by date (day files read in date order): no sort, which would need as much
- * memory and spill again as the month. Returns the rows written.
+ * Writes `select`'s rows (one closed month or year of one segment) into `version` as that
+ * period's file, by snapshot_date in MONTH_ROW_GROUP_SIZE groups. `inDateOrder`: `select`
+ * already yields its rows by date (files read in date order, or a date's rows put in place
+ * between the others'): no sort, which would need as much memory as the period and spill
+ * again. Returns the rows written.
  */
 export function writeMonthFile(
   tx: LakeTransaction,
   table: LakeTable,
   version: NewVersion,
-  month: string,
+  period: string,
   segment: string,
   select: string,
   inDateOrder = false,
@@ -79,7 +80,7 @@ export function writeMonthFile(
     tx.write(
       inDateOrder ? select : `select * from (${select}) order by snapshot_date`,
       version,
-      dataFileName(factLabel(month, segment), version.vid),
+      dataFileName(factLabel(period, segment), version.vid),
       { rowGroupRows: monthRowGroupRows(table) },
     ),
   );
@@ -90,7 +91,9 @@ export function writeMonthFile(
  * and segment, a day file per day of the open month (the month of the newest of `days`) and
  * segment. `days`: every date and segment holding rows; `rows(dates, segment)`: a select of
  * those dates' rows of the segment (file columns), by date when `inDateOrder` (no sort then).
- * Returns the rows written.
+ * Closed years stay month files here (an upgrade, a conversion): the next upkeep
+ * (consolidateFacts) writes their year files from those sorted months with no sort, whereas a
+ * year's `rows` need not come by date and would be sorted whole. Returns the rows written.
  */
 export async function writeFactHistory(
   tx: LakeTransaction,
