@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
 import { MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
-import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
+import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
+import { type ReadOnlyCatalog, readOnlyCatalog } from '../helpers/read-only-catalog.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
@@ -16,10 +16,9 @@ const LATEST =
 
 describe('closed months of a fact table', () => {
   const data = removableTempDir('cw-lake-months-');
-  let held: { instance: DuckDBInstance; connection: DuckDBConnection } | undefined;
+  let held: ReadOnlyCatalog | undefined;
   afterAll(() => {
-    held?.connection.closeSync();
-    held?.instance.closeSync();
+    held?.close();
     data.remove();
   });
   const dir = join(data.dir, 'lake-months');
@@ -40,8 +39,7 @@ describe('closed months of a fact table', () => {
     ]);
 
     // A BI tool holds a connection from before the consolidation.
-    const instance = await DuckDBInstance.create(publishedPath(dir), { access_mode: 'READ_ONLY' });
-    held = { instance, connection: await instance.connect() };
+    held = await readOnlyCatalog(dir);
     const before = await rows(held.connection, PER_DATE);
     const latestBefore = await rows(held.connection, LATEST);
     expect(before).toHaveLength(6);
@@ -111,8 +109,8 @@ describe('row groups of a month file', () => {
     await stageAndPublish(dir, '2026-01-01', ['all'], { posts: 10_000 });
     cloneDays(dir, '2026-01-01', datesAfter('2026-01-01', 31)); // to 2026-02-01: January closed
     expect([...liveFiles(dir).keys()].sort()).toEqual(['2026-01~all', '2026-02-01~all']);
-    const instance = await DuckDBInstance.create(publishedPath(dir), { access_mode: 'READ_ONLY' });
-    const connection = await instance.connect();
+    const catalog = await readOnlyCatalog(dir);
+    const { connection } = catalog;
     try {
       const file = liveFile(dir, '2026-01~all');
       const groups = await rows(
@@ -136,8 +134,7 @@ describe('row groups of a month file', () => {
         )[0],
       ).toEqual([10_000]);
     } finally {
-      connection.closeSync();
-      instance.closeSync();
+      catalog.close();
     }
   }, 300_000);
 });

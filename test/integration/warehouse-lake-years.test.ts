@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
 import { factFileOf, lakePath, MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
-import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
+import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
+import { type ReadOnlyCatalog, readOnlyCatalog } from '../helpers/read-only-catalog.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
@@ -23,17 +23,11 @@ const groupsOf = (file: string) =>
   `select row_group_num_rows, stats_min, stats_max from parquet_metadata(${sqlString(file)})
     where path_in_schema = 'snapshot_date' order by row_group_id`;
 
-async function readOnly(dir: string): Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> {
-  const instance = await DuckDBInstance.create(publishedPath(dir), { access_mode: 'READ_ONLY' });
-  return { instance, connection: await instance.connect() };
-}
-
 describe('closed years of a fact table', () => {
   const data = removableTempDir('cw-lake-years-');
-  let held: { instance: DuckDBInstance; connection: DuckDBConnection } | undefined;
+  let held: ReadOnlyCatalog | undefined;
   afterAll(() => {
-    held?.connection.closeSync();
-    held?.instance.closeSync();
+    held?.close();
     data.remove();
   });
   const dir = join(data.dir, 'lake-years');
@@ -52,7 +46,7 @@ describe('closed years of a fact table', () => {
       '2026-01-02~vip',
     ]);
 
-    held = await readOnly(dir);
+    held = await readOnlyCatalog(dir);
     const before = await rows(held.connection, PER_DATE);
     const latestBefore = await rows(held.connection, LATEST);
     expect(before).toHaveLength(6);
@@ -122,7 +116,8 @@ describe('row groups of a year file', () => {
     cloneDays(dir, '2025-11-20', datesAfter('2025-11-20', 30));
     expect(liveFiles(dir).has('2025-11~all')).toBe(true);
     await stageAndPublish(dir, '2026-01-01', ['all'], { runId: 'r2', posts: 3 });
-    const { instance, connection } = await readOnly(dir);
+    const catalog = await readOnlyCatalog(dir);
+    const { connection } = catalog;
     try {
       const before = await rows(connection, PER_DATE);
       expect(before).toHaveLength(32);
@@ -136,8 +131,7 @@ describe('row groups of a year file', () => {
       expect(String(groups[0]![2]) <= String(groups[1]![1])).toBe(true);
       for (const [, min, max] of groups) expect(String(min) <= String(max)).toBe(true);
     } finally {
-      connection.closeSync();
-      instance.closeSync();
+      catalog.close();
     }
 
     // The history builder of the benchmark writes the same layout: a year file per closed year.
@@ -145,7 +139,7 @@ describe('row groups of a year file', () => {
     await stageAndPublish(built, '2024-12-01', ['all'], { posts: 10_000 });
     cloneDays(built, '2024-12-01', datesAfter('2024-12-01', 32)); // to 2025-01-02
     expect([...liveFiles(built).keys()].sort()).toEqual(['2024~all', '2025-01-01~all', '2025-01-02~all']);
-    const reader = await readOnly(built);
+    const reader = await readOnlyCatalog(built);
     try {
       const groups = await rows(reader.connection, groupsOf(liveFile(built, '2024~all')));
       expect(groups.map(([n]) => Number(n)).reduce((a, b) => a + b)).toBe(310_000);
@@ -158,8 +152,7 @@ describe('row groups of a year file', () => {
         ),
       ).toEqual([[33, 330_000]]);
     } finally {
-      reader.connection.closeSync();
-      reader.instance.closeSync();
+      reader.close();
     }
   }, 300_000);
 });
