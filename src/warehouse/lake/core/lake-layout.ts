@@ -70,8 +70,9 @@ export function newVersionId(): string {
 /**
  * The fact tables' layout, recorded in _catalog.json: 2 is one flat folder per table with
  * month and year files (above; year files came later within 2: every release reading 2 reads
- * any file of the folder, and the upkeep writes them from the month files); 1 (no `layout` in the stamp) was one hive folder per snapshot date
- * whose files lacked snapshot_date, upgraded at the first run (catalog/upgrade-fact-layout.ts).
+ * any file of the folder, and the upkeep writes them from the month files); 1 (no `layout` in
+ * the stamp) was one hive folder per snapshot date whose files lacked snapshot_date, upgraded
+ * at the first run (catalog/upgrade-fact-layout.ts).
  */
 export const FACT_LAYOUT = 2;
 

@@ -5,21 +5,21 @@ import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';
 
 /**
- * Rows per row group of a closed month's or year's file. Its rows are sorted by snapshot_date, so each
- * group's min/max statistics let a one-day question skip the others (at 170k posts a group
- * of post_metrics spans 1.5 days, of post_stats 0.4). DuckDB's writer holds a whole group
- * uncompressed until it is written: 262,144 rows keep a month write within about 80 MB over
- * the process (1,048,576 took 300 MB), for a footer 3 to 4 times larger (still tens of KB,
- * docs/design/history-layout.md) and files a fifth to a half larger (bench/RESULTS.md).
- * Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE.
+ * Rows per row group of a closed month's or year's file. Its rows are sorted by
+ * snapshot_date, so each group's min/max statistics let a one-day question skip the others
+ * (at 170k posts a group of post_metrics spans 1.5 days, of post_stats 0.4). DuckDB's writer
+ * holds a whole group uncompressed until it is written: 262,144 rows keep a month write within
+ * about 80 MB over the process (1,048,576 took 300 MB), for a footer 3 to 4 times larger
+ * (still tens of KB for a month, docs/design/history-layout.md) and files a fifth to a half
+ * larger (bench/RESULTS.md). Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE.
  */
 export const MONTH_ROW_GROUP_SIZE = 262_144;
 
 /**
- * DuckDB's memory limit while a month's or year's file is written (then set back): the writer's group
- * of MONTH_ROW_GROUP_SIZE rows needs about 60 MB, more than the publish's 48 MB (which makes
- * it spill, three times slower), and a higher limit only lets the buffer pool grow: the
- * upkeep runs in the sync's process, whose peak the `memory` bench bounds.
+ * DuckDB's memory limit while a month's or year's file is written (then set back): the
+ * writer's group of MONTH_ROW_GROUP_SIZE rows needs about 60 MB, more than the publish's
+ * 48 MB (which makes it spill, three times slower), and a higher limit only lets the buffer
+ * pool grow: the upkeep runs in the sync's process, whose peak the `memory` bench bounds.
  */
 export const MONTH_WRITE_MEMORY = '128MB';
 
