@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  closedPeriodOf,
-  parseFactFile,
-  periodEnd,
-  periodsOf,
-} from '../../src/warehouse/lake/core/lake-layout.js';
+import { closedPeriodOf, parseFactFile, periodEnd, periodsOf } from '../../src/warehouse/lake/index.js';
 
 describe("fact files' periods", () => {
   it('names a day, a month and a year file, and nothing else', () => {

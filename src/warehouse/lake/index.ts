@@ -28,7 +28,10 @@ export {
   LAKE_DIR_NAME,
   lakePath,
   monthOf,
+  parseFactFile,
   partitionName,
+  periodEnd,
+  periodsOf,
   versionsPath,
 } from './core/lake-layout.js';
 export type { LakeTable } from './core/lake-tables.js';
