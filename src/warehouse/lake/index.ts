@@ -30,6 +30,7 @@ export {
   partitionName,
   versionsPath,
 } from './core/lake-layout.js';
+export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
 export type { LakeTable } from './core/lake-tables.js';
 export { linkedFiles, linkTarget } from './core/link-target.js';
 export { consolidateFacts } from './facts/consolidate-facts.js';
