@@ -18,6 +18,7 @@
 export { readStamp } from './catalog/catalog-stamp.js';
 export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
+export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
 export {
   ANCHOR_PARTITION,
   dataFileName,
@@ -30,7 +31,6 @@ export {
   partitionName,
   versionsPath,
 } from './core/lake-layout.js';
-export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
 export type { LakeTable } from './core/lake-tables.js';
 export { linkedFiles, linkTarget } from './core/link-target.js';
 export { consolidateFacts } from './facts/consolidate-facts.js';
