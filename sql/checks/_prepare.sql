@@ -47,11 +47,15 @@ group by grouping sets (
     (segment, campaign_id, influencer_id)
 );
 
--- What the checks compare, one view per level: the API's figure beside the posts' totals
--- (posts, posts_engagement, posts_emv: 0 without posts; *_complete; posting_influencers).
+-- What the checks compare, one temp table per level: the API's figure beside the posts'
+-- totals (posts, posts_engagement, posts_emv: 0 without posts; *_complete;
+-- posting_influencers). Tables, not views: each is read by several checks, twice each (their
+-- counts, then their failing rows), and as views their joins ran again for every read (the
+-- rule checks of a demo-size sync took 2 to 3 times as long). Each holds one row per
+-- campaign, network or listed influencer: no more than check_posts.
 
 -- Campaign level, where the detail covers the posts' view: segments without `sources`.
-create or replace temp view check_campaigns as
+create or replace temp table check_campaigns as
 with
 
 listed as (
@@ -85,7 +89,7 @@ where s.sources is null;
 
 -- Network level: each `sources` entry and each network the posts are on (`listed` false
 -- without an entry, whose figures then count as 0), in view (network_in_view).
-create or replace temp view check_networks as
+create or replace temp table check_networks as
 with
 
 posts as (
@@ -125,7 +129,7 @@ where network_in_view(s.sources, n.network);
 
 -- Influencer level: each listed influencer's `campaign_metrics` (every segment: both
 -- endpoints take both filters).
-create or replace temp view check_influencers as
+create or replace temp table check_influencers as
 select
     i.segment,
     i.campaign_id,
@@ -147,7 +151,7 @@ left join check_posts as p
 
 -- The campaign detail alone: its `metrics` beside the sums over its `sources` entries
 -- (every segment: both come from one response). `networks_*` NULL without entries.
-create or replace temp view check_detail as
+create or replace temp table check_detail as
 with
 
 networks as (

@@ -3,6 +3,7 @@
  * figures, says what failed (JSON log, the state database for `status` and /metrics, the
  * run summary), and in strict mode stops the run before its publish.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Segment } from '../../pipelines/campaign-pipeline.js';
 import { type DataCheckRecord, saveDataCheckRecord } from '../state/data-check-record.js';
 import type { StateDb } from '../state/state-db.js';
@@ -65,6 +66,8 @@ export class DataChecksFailedError extends Error {
 
 export interface CheckBeforePublishInput {
   readonly stagingPath: string;
+  /** The staging file's open connection (StagingWriter.closeAfter); without it, stagingPath is opened. */
+  readonly connection?: DuckDBConnection;
   readonly snapshotDate: string;
   readonly runId: string;
   readonly segments: readonly Segment[];
@@ -126,14 +129,17 @@ export async function checkBeforePublish(input: CheckBeforePublishInput): Promis
  */
 async function runChecks(input: CheckBeforePublishInput): Promise<DataCheckOutcome | DataCheckSummary> {
   try {
-    return await runDataChecks({
-      stagingPath: input.stagingPath,
-      snapshotDate: input.snapshotDate,
-      runId: input.runId,
-      segments: input.segments,
-      dataDir: input.dataDir,
-      ...(input.history ? { history: input.history } : {}),
-    });
+    return await runDataChecks(
+      {
+        stagingPath: input.stagingPath,
+        snapshotDate: input.snapshotDate,
+        runId: input.runId,
+        segments: input.segments,
+        dataDir: input.dataDir,
+        ...(input.history ? { history: input.history } : {}),
+      },
+      input.connection,
+    );
   } catch (error) {
     const message = `data checks could not run: ${firstLine(error)}`;
     if (input.mode === 'strict') throw new Error(`${message} (strict: nothing published)`, { cause: error });

@@ -243,24 +243,28 @@ async function checkAndPublish(
 ): Promise<SyncSummary> {
   const { config, deps, snapshotDate, segments, registry } = session;
   const { api, runId, run, staging: writer } = begun;
-  // The checks read the staging file closed (checkpointed): run on the writer's instance, with
-  // the staged rows not yet checkpointed held in its buffer pool, the schema-drift scan of a
-  // 170k-post sync ran out of the staging's memory limit (npm run bench -- checks).
-  await timed(session, 'closeStaging', () => writer.close());
+  // The checks run on the staging file as its writer closes it: flushed and checkpointed
+  // first, so the staged rows are in the file, not held in the writer's buffer pool (where the
+  // schema-drift scan of a 170k-post sync ran out of the staging's memory limit: npm run
+  // bench -- checks), and on the writer's DuckDB instance, not one opened again for them.
+  // 'checks' (sync steps) thus includes the staging's close.
   const checks = await timed(session, 'checks', () =>
-    checkBeforePublish({
-      stagingPath: writer.path,
-      snapshotDate,
-      runId,
-      segments,
-      mode: config.checks ?? 'warn',
-      dataDir: config.dataDir,
-      ...(config.historyChecks ? { history: config.historyChecks } : {}),
-      logger: deps.logger,
-      state: session.state,
-      registry,
-      now: deps.now,
-    }),
+    writer.closeAfter((connection) =>
+      checkBeforePublish({
+        stagingPath: writer.path,
+        connection,
+        snapshotDate,
+        runId,
+        segments,
+        mode: config.checks ?? 'warn',
+        dataDir: config.dataDir,
+        ...(config.historyChecks ? { history: config.historyChecks } : {}),
+        logger: deps.logger,
+        state: session.state,
+        registry,
+        now: deps.now,
+      }),
+    ),
   );
   const counters = {
     requests: api.stats.requests,

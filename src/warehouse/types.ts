@@ -13,6 +13,7 @@
  * version directories and swaps their links (lake/publish-warehouse.ts); readers, including
  * connections held open, see it at their next query.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Row, TableRows } from '../normalize/rows.js';
 
 /** Rows of one sync run, written page by page into a private staging file. */
@@ -24,6 +25,12 @@ export interface StagingWriter {
   append(rows: TableRows): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Closes the file like close(), running `work` on it first, once it is flushed and
+   * checkpointed (the data checks: the file is not reopened for them). Fails, closing the
+   * file, if `work` does.
+   */
+  closeAfter<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
 }
 
 export interface SyncRunRecord {

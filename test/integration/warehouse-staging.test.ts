@@ -160,4 +160,38 @@ describe('openStaging', () => {
     ).toEqual([[perPage * (pages - 1), pages - 1]]);
     await expect(staging.append({ post_stats: [] })).rejects.toThrow(/closed/);
   });
+  it('closeAfter runs its work on the flushed, checkpointed file before closing it, even when the work fails', async () => {
+    const tag = (campaign: string) => ({
+      influencer_tag_assignments: [
+        { snapshot_date: '2026-11-20', campaign_id: campaign, influencer_id: 'i1', tag_id: '1' },
+      ],
+    });
+    const staging = await openStaging(data.dir, 'checked');
+    await staging.append(tag('c1')); // not flushed: closeAfter flushes it before the work
+    const seen = await staging.closeAfter(async (connection) => {
+      await connection.run("insert into influencer_tag_assignments values ('2026-11-20', 'c2', 'i1', '1')");
+      return (
+        await connection.runAndReadAll('select campaign_id from influencer_tag_assignments order by 1')
+      ).getRows();
+    });
+    expect(seen).toEqual([['c1'], ['c2']]);
+    await staging.close(); // waits for the first close, which closed the file
+    expect(
+      await readAll(staging.path, 'select campaign_id from influencer_tag_assignments order by 1'),
+    ).toEqual([['c1'], ['c2']]);
+    await expect(staging.closeAfter(async () => 1)).rejects.toThrow(/closed/);
+
+    const failing = await openStaging(data.dir, 'failing');
+    await failing.append(tag('c3'));
+    await expect(
+      failing.closeAfter(async () => {
+        throw new Error('the work failed');
+      }),
+    ).rejects.toThrow('the work failed');
+    await expect(failing.close()).rejects.toThrow('the work failed');
+    // Closed: the file opens again, with the rows flushed before the work.
+    expect(await readAll(failing.path, 'select campaign_id from influencer_tag_assignments')).toEqual([
+      ['c3'],
+    ]);
+  });
 });

@@ -61,8 +61,9 @@ export async function prepareHistory(
   );
   const previous = new Map<string, string>();
   const files: string[] = [];
-  // The previous snapshot's networks and posts stay in their files (views): the checks'
-  // joins stream them and spill past the staging's small memory limit, a million posts too.
+  // The previous snapshot's posts stay in their files (a view): the checks' joins stream
+  // them and spill past the staging's small memory limit, a million posts too. Its networks
+  // (one row per campaign and network) are read once into a temp table.
   const latestFiles: LatestFiles = { history_networks: [], history_posts: [] };
   const campaignDates = await recentFactDates(
     c,
@@ -87,7 +88,7 @@ export async function prepareHistory(
       );
     }
   }
-  await createLatestViews(c, latestFiles);
+  await createLatest(c, latestFiles);
   return { previous, files };
 }
 
@@ -128,12 +129,21 @@ async function loadCampaigns(
   }
 }
 
-/** history_networks and history_posts: views over the previous snapshot's files (typed when there are none). */
-async function createLatestViews(c: DuckDBConnection, latestFiles: LatestFiles): Promise<void> {
+/** How each of LATEST_ONLY is kept: the posts, which may be millions, are read where they are. */
+const LATEST_KIND: Record<(typeof LATEST_ONLY)[number], 'table' | 'view'> = {
+  history_networks: 'table',
+  history_posts: 'view',
+};
+
+/**
+ * history_networks (a temp table) and history_posts (a view) of the previous snapshot's
+ * files (typed when there are none).
+ */
+async function createLatest(c: DuckDBConnection, latestFiles: LatestFiles): Promise<void> {
   for (const name of LATEST_ONLY) {
     const empty = `select null::varchar as segment, ${TABLES[name].columns.replace(/(\w+) (\w+)/g, 'null::$2 as $1')} where false`;
     await c.run(
-      `create or replace temp view ${name} as ${[...latestFiles[name], empty].join('\nunion all ')}`,
+      `create or replace temp ${LATEST_KIND[name]} ${name} as ${[...latestFiles[name], empty].join('\nunion all ')}`,
     );
   }
 }

@@ -36,14 +36,20 @@ export function listDataChecks(kind: 'rule' | 'history' = 'rule'): DataCheckDefi
 }
 
 /**
- * Runs every data check and the schema-drift scan on a closed staging file, and stages
- * what they found in it (check_results, check_failures, drift_observations), replacing
- * what an earlier attempt of the run staged: they then publish with the run's facts.
- * Reads only staged rows (no API request). Each check's comparisons are made and counted
- * in SQL; only the failing rows are kept.
+ * Runs every data check and the schema-drift scan on a staging file, and stages what they
+ * found in it (check_results, check_failures, drift_observations), replacing what an
+ * earlier attempt of the run staged: they then publish with the run's facts. Reads only
+ * staged rows (no API request). Each check's comparisons are made and counted in SQL; only
+ * the failing rows are kept. `connection`: the staging file's, flushed and checkpointed
+ * (StagingWriter.closeAfter), left open; without it the closed file at input.stagingPath is
+ * opened and closed again.
  */
-export async function runDataChecks(input: DataCheckInput): Promise<DataCheckOutcome> {
+export async function runDataChecks(
+  input: DataCheckInput,
+  connection?: DuckDBConnection,
+): Promise<DataCheckOutcome> {
   const started = performance.now();
+  if (connection) return checkStaging(connection, input, started);
   const db = await openWriter(input.stagingPath, STAGING_SETTINGS);
   try {
     return await checkStaging(db.connection, input, started);

@@ -18,6 +18,7 @@
 export { readStamp } from './catalog/catalog-stamp.js';
 export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
+export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
 export {
   ANCHOR_PARTITION,
   closedPeriodOf,

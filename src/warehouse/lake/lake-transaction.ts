@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync } from
 import { basename, dirname, join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../warehouse-paths.js';
-import { fsyncPath } from './core/fsync-path.js';
+import { fsyncPath, fsyncPaths } from './core/fsync-path.js';
 import { newVersionId, versionsPath } from './core/lake-layout.js';
 import type { LakeTable } from './core/lake-tables.js';
 import { type LinkedVersion, linkedVersion, linkTarget } from './core/link-target.js';
@@ -127,18 +127,35 @@ export class LakeTransaction {
   /**
    * Makes the new versions durable (files, then their folders), then swaps each link: a new
    * symlink under a temporary name renamed over the old one, so a reader resolves either the
-   * old or the new version, never a missing one. The replaced version's folder gets the swap
-   * time as its mtime: retention counts from when a version stopped being live.
+   * old or the new version, never a missing one; then makes the swaps durable (the links'
+   * folders). The replaced version's folder gets the swap time as its mtime: retention counts
+   * from when a version stopped being live. The fsyncs of each of those three steps are issued
+   * together, off the event loop (fsyncPaths); each step still begins once the one before is
+   * durable.
    */
+  async commitAsync(): Promise<void> {
+    await fsyncPaths(this.#newFiles);
+    await fsyncPaths(this.#newFolders());
+    await fsyncPaths(this.#swapLinks());
+    this.#removeUnpublished();
+  }
+
+  /** commitAsync with the fsyncs made one at a time on the calling thread. */
   commit(): void {
     for (const file of this.#newFiles) fsyncPath(file);
-    const folders = new Set<string>();
-    for (const { link, version } of this.#staged) {
-      if (link === '') continue;
-      fsyncPath(version.dir);
-      folders.add(dirname(version.dir));
-    }
-    for (const folder of folders) fsyncPath(folder);
+    for (const folder of this.#newFolders()) fsyncPath(folder);
+    for (const folder of this.#swapLinks()) fsyncPath(folder);
+    this.#removeUnpublished();
+  }
+
+  /** The published versions' folders, then the folders holding them (their new entries). */
+  #newFolders(): string[] {
+    const published = this.#staged.filter(({ link }) => link !== '').map(({ version }) => version.dir);
+    return [...published, ...new Set(published.map((dir) => dirname(dir)))];
+  }
+
+  /** Swaps each published version's link (see commitAsync); returns the links' folders. */
+  #swapLinks(): Set<string> {
     this.#committed = true;
     const now = new Date();
     const linkFolders = new Set<string>();
@@ -156,8 +173,11 @@ export class LakeTransaction {
       renameSync(temp, link);
       linkFolders.add(dirname(link));
     }
-    for (const folder of linkFolders) fsyncPath(folder);
-    // Versions written but never published (a table with nothing to change).
+    return linkFolders;
+  }
+
+  /** Removes the versions written but never published (a table with nothing to change). */
+  #removeUnpublished(): void {
     for (const { link, version } of this.#staged)
       if (link === '') rmSync(version.dir, { recursive: true, force: true });
   }

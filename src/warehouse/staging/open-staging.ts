@@ -41,7 +41,8 @@ class StagingFile implements StagingWriter {
   readonly #appenders = new Map<string, TableAppender>();
   #closed = false;
   #queue: Promise<unknown> = Promise.resolve();
-  #closing: Promise<void> | undefined;
+  /** The first close's (close or closeAfter): a later close() waits for it. */
+  #closing: Promise<unknown> | undefined;
   #queuedFlush: Promise<void> | undefined;
 
   constructor(
@@ -89,17 +90,14 @@ class StagingFile implements StagingWriter {
   }
 
   close(): Promise<void> {
-    this.#closing ??= this.#serial(async () => {
-      this.#closed = true;
-      try {
-        await this.#flushAll();
-        for (const appender of this.#appenders.values()) appender.close();
-        await this.#db.connection.run('checkpoint');
-      } finally {
-        this.#db.close();
-      }
-    });
-    return this.#closing;
+    this.#closing ??= this.#close(async () => undefined);
+    return this.#closing.then(() => undefined);
+  }
+
+  closeAfter<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    const closing = this.#close(work);
+    this.#closing ??= closing;
+    return closing;
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -118,6 +116,21 @@ class StagingFile implements StagingWriter {
       this.#appenders.set(table, appender);
     }
     return appender;
+  }
+
+  /** Flushes, checkpoints, runs `work`, then closes; fails if the file is already closed. */
+  #close<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.#serial(async () => {
+      this.#closed = true;
+      try {
+        await this.#flushAll();
+        for (const appender of this.#appenders.values()) appender.close();
+        await this.#db.connection.run('checkpoint');
+        return await work(this.#db.connection);
+      } finally {
+        this.#db.close();
+      }
+    });
   }
 
   #flushAppenders(): void {

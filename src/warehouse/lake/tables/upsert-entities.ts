@@ -25,7 +25,7 @@ export async function upsertEntities(tx: LakeTransaction, table: LakeTable, stag
     paths: data.map((name) => join(current!.dir, name)),
   };
   await setAsideOldTimes(tx, upsert);
-  const touched = await touchedMonths(tx, upsert);
+  const { touched, stagedRows } = await touchedMonths(tx, upsert);
   // The schema anchor and the months not touched are kept.
   const { version } = tx.nextVersion(
     link,
@@ -36,8 +36,7 @@ export async function upsertEntities(tx: LakeTransaction, table: LakeTable, stag
   );
   for (const month of [...touched].sort()) await writeMonth(tx, upsert, version, month);
   await tx.connection.run(`drop table ${upsert.old}`);
-  const reader = await tx.connection.runAndReadAll(`select count(*) from (${staged})`);
-  return Number(reader.getRows()[0]![0]);
+  return stagedRows;
 }
 
 /** One upsert's names: the staged select, the quoted keys, the temp table of old times, the live files. */
@@ -77,15 +76,28 @@ async function setAsideOldTimes(tx: LakeTransaction, { staged, keys, old, paths 
   );
 }
 
-/** The months whose files change: those of the replaced rows and those of the merged ones. */
-async function touchedMonths(tx: LakeTransaction, upsert: Upsert): Promise<Set<string>> {
+/**
+ * The months whose files change (those of the replaced rows and those of the merged ones) and
+ * the number of staged rows (one merged row each), in one query.
+ */
+async function touchedMonths(
+  tx: LakeTransaction,
+  upsert: Upsert,
+): Promise<{ touched: Set<string>; stagedRows: number }> {
+  const reader = await tx.connection.runAndReadAll(
+    `select month, sum(staged) from (
+       select strftime(first_seen_at, '%Y-%m') as month, 0 as staged from ${upsert.old}
+       union all
+       select _month, 1 from (${merged(upsert)})
+     ) group by month`,
+  );
   const touched = new Set<string>();
-  for (const sql of [
-    `select distinct strftime(first_seen_at, '%Y-%m') from ${upsert.old}`,
-    `select distinct _month from (${merged(upsert)})`,
-  ])
-    for (const row of (await tx.connection.runAndReadAll(sql)).getRows()) touched.add(String(row[0]));
-  return touched;
+  let stagedRows = 0;
+  for (const [month, staged] of reader.getRows()) {
+    touched.add(String(month));
+    stagedRows += Number(staged);
+  }
+  return { touched, stagedRows };
 }
 
 /** Writes one month's file: its live rows not replaced, then the merged rows of the month. */
