@@ -1,4 +1,4 @@
-/** fsyncPaths: a publish's fsyncs issued together, off the event loop (LakeTransaction.commitAsync). */
+/** fsyncPaths: a publish's fsyncs issued together, off the event loop (LakeTransaction.commit). */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync } from
 import { basename, dirname, join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../warehouse-paths.js';
-import { fsyncPath, fsyncPaths } from './core/fsync-path.js';
+import { fsyncPaths } from './core/fsync-path.js';
 import { newVersionId, versionsPath } from './core/lake-layout.js';
 import type { LakeTable } from './core/lake-tables.js';
 import { type LinkedVersion, linkedVersion, linkTarget } from './core/link-target.js';
@@ -133,18 +133,10 @@ export class LakeTransaction {
    * together, off the event loop (fsyncPaths); each step still begins once the one before is
    * durable.
    */
-  async commitAsync(): Promise<void> {
+  async commit(): Promise<void> {
     await fsyncPaths(this.#newFiles);
     await fsyncPaths(this.#newFolders());
     await fsyncPaths(this.#swapLinks());
-    this.#removeUnpublished();
-  }
-
-  /** commitAsync with the fsyncs made one at a time on the calling thread. */
-  commit(): void {
-    for (const file of this.#newFiles) fsyncPath(file);
-    for (const folder of this.#newFolders()) fsyncPath(folder);
-    for (const folder of this.#swapLinks()) fsyncPath(folder);
     this.#removeUnpublished();
   }
 
@@ -154,7 +146,7 @@ export class LakeTransaction {
     return [...published, ...new Set(published.map((dir) => dirname(dir)))];
   }
 
-  /** Swaps each published version's link (see commitAsync); returns the links' folders. */
+  /** Swaps each published version's link (see commit); returns the links' folders. */
   #swapLinks(): Set<string> {
     this.#committed = true;
     const now = new Date();

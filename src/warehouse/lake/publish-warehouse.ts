@@ -20,7 +20,7 @@ export interface PublishOptions<T> {
  * (warehouse.duckdb) up to date (a first run converts a warehouse of the previous release, a
  * moved data directory or a new migration rewrites the catalog), opens a DuckDB work session,
  * runs `work`, which writes new version directories through the transaction, then swaps
- * their links (LakeTransaction.commitAsync). warehouse.duckdb itself is not rewritten: its views
+ * their links (LakeTransaction.commit). warehouse.duckdb itself is not rewritten: its views
  * read the lake, so readers, including connections held open, see the new files at their
  * next query. On any failure nothing is swapped and what `work` wrote is removed. A publish
  * that runs out of DuckDB memory is retried once with a larger limit.
@@ -64,7 +64,7 @@ async function publishOnce<T>(
     const result = await work(tx);
     await options.beforeRename?.(tx.lake);
     await options.beforeCommit?.(result);
-    await tx.commitAsync();
+    await tx.commit();
     await options.afterCommit?.(result);
     return result;
   } finally {

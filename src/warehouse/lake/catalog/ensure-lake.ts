@@ -57,7 +57,7 @@ export async function ensureLake(
     let converted = false;
     if (!stamp && published && (await hasTables(tx.connection, publishedPath(dataDir)))) {
       await convertWarehouse(tx, publishedPath(dataDir));
-      await tx.commitAsync();
+      await tx.commit();
       tx = new LakeTransaction(lake, tx.connection, tx.tables);
       converted = true;
       const backup = `${publishedPath(dataDir)}${BEFORE_LAKE_SUFFIX}`;
@@ -66,7 +66,7 @@ export async function ensureLake(
     if (stamp && (stamp.layout ?? 1) < FACT_LAYOUT)
       await upgradeFactLayout(tx, options.afterUpgradeTable ? { afterTable: options.afterUpgradeTable } : {});
     await writeAnchors(tx);
-    await tx.commitAsync();
+    await tx.commit();
     const result = converted || change !== 'converted' ? change : 'rebuilt';
     if (result === 'created' && options.deferCreate)
       return { change: result, finish: () => finishCatalog(dataDir, schema) };

@@ -47,7 +47,7 @@ export async function upgradeFactLayout(
       try {
         await upgradeTable(step, table, old);
         if (old === folder) renameSync(folder, aside);
-        step.commit();
+        await step.commit();
       } finally {
         step.abort();
       }
