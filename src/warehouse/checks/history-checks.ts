@@ -4,7 +4,7 @@
  * history) into temp tables of the staging connection, and the tolerances as macros.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { factFileOf, factRows, lakePath, recentFactDates } from '../lake/index.js';
+import { factRows, factVersion, fileHolding, lakePath, recentFactDates } from '../lake/index.js';
 import type { HistorySettings } from '../types.js';
 import { sqlString } from '../warehouse-paths.js';
 
@@ -73,14 +73,18 @@ export async function prepareHistory(
     segments,
     HISTORY_SNAPSHOTS,
   );
+  // Each table's live files, read once for every segment.
+  const latestTables = LATEST_ONLY.map(
+    (name) => [name, factVersion(lake, TABLES[name].lake)?.files ?? []] as const,
+  );
   for (const segment of segments) {
     const dates = campaignDates.get(segment) ?? [];
     const latest = dates[0];
     if (!latest) continue;
     previous.set(segment, latest.date);
     await loadCampaigns(c, segment, dates, files);
-    for (const name of LATEST_ONLY) {
-      const file = factFileOf(lake, TABLES[name].lake, latest.date, segment);
+    for (const [name, tableFiles] of latestTables) {
+      const file = fileHolding(tableFiles, latest.date, segment);
       if (!file) continue; // the segment had no rows in that table that day
       files.push(file);
       latestFiles[name].push(
@@ -120,13 +124,15 @@ async function loadCampaigns(
   await c.run(
     `insert into history_previous values (${sqlString(segment)}, ${sqlString(dates[0]!.date)}::date)`,
   );
-  for (const { date, file } of dates) {
-    if (!files.includes(file)) files.push(file); // a month file holds several of the dates
-    await c.run(
-      `insert into history_campaigns select ${sqlString(segment)}, ${sqlString(date)}::date, ${TABLES.history_campaigns.select}
-         from ${factRows(file, date)}`,
-    );
-  }
+  for (const { file } of dates) if (!files.includes(file)) files.push(file); // a month file holds several of the dates
+  await c.run(
+    `insert into history_campaigns ${dates
+      .map(
+        ({ date, file }) =>
+          `select ${sqlString(segment)}, ${sqlString(date)}::date, ${TABLES.history_campaigns.select} from ${factRows(file, date)}`,
+      )
+      .join(' union all ')}`,
+  );
 }
 
 /** How each of LATEST_ONLY is kept: the posts, which may be millions, are read where they are. */

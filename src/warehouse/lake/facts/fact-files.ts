@@ -49,7 +49,11 @@ export function isDayFile(file: FactFile): boolean {
  * or year's file (which holds other dates too: read it through factRows, filtered by date).
  */
 export function factFileOf(lake: string, table: string, date: string, segment: string): string | undefined {
-  const files = factVersion(lake, table)?.files ?? [];
+  return fileHolding(factVersion(lake, table)?.files ?? [], date, segment);
+}
+
+/** factFileOf among `files` (a version read once for several dates or segments). */
+export function fileHolding(files: readonly FactFile[], date: string, segment: string): string | undefined {
   for (const period of periodsOf(date)) {
     const file = files.find((f) => f.period === period && f.segment === segment);
     if (file) return file.path;

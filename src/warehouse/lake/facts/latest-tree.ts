@@ -2,31 +2,16 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ALL_SEGMENT } from '../../table-registry.js';
 import { sqlString } from '../../warehouse-paths.js';
-import {
-  dataFileName,
-  factLabel,
-  labelOf,
-  latestLinkPath,
-  parseFactFile,
-  periodEnd,
-  SCHEMA_FILE,
-} from '../core/lake-layout.js';
+import { dataFileName, factLabel, latestLinkPath, parseFactFile, periodEnd } from '../core/lake-layout.js';
 import type { LakeTable } from '../core/lake-tables.js';
 import { linkTarget } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';
-import { type FactFile, factVersion, isDayFile } from './fact-files.js';
+import { type FactFile, factRows, factVersion, isDayFile } from './fact-files.js';
 
 /** One segment's latest snapshot: its date and a live path of a file holding it (a day's, a month's or a year's). */
 export interface LatestEntry {
   readonly date: string;
   readonly path: string;
-}
-
-/** A fact file's segment (unsegmented tables have one file per period, labelled `all`). */
-export function segmentOfFile(name: string): string | undefined {
-  const label = labelOf(name);
-  if (label === undefined || label === SCHEMA_FILE) return undefined;
-  return parseFactFile(name)?.segment ?? label;
 }
 
 /** The segments' latest snapshots as the current `_latest/<table>` tree has them (day files). */
@@ -128,7 +113,7 @@ export async function writeLatest(
     if (file && file.period === date) tx.linkFile(path, version);
     else
       await tx.write(
-        `select * from read_parquet(${sqlString(path)}) where snapshot_date = ${sqlString(date)}::date`,
+        `select * from ${factRows(path, date)}`,
         version,
         dataFileName(factLabel(date, segment), version.vid),
         { wide: table.wide },
