@@ -54,7 +54,7 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
     size: DEMO_SIZE,
     history,
     rateLimit: { rps: 400, burst: 40 },
-    hooks: { deliveriesPerSecond: 4, documentsPerDelivery: 3, duplicateRate: 0.25 },
+    hooks: { deliveriesPerSecond: 12, documentsPerDelivery: 3, duplicateRate: 0.25 },
   });
   try {
     const change = history.changes[0]!;

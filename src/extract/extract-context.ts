@@ -12,7 +12,8 @@ export interface UnitWriter {
   /** Removes what an interrupted attempt left for one unit before it is fetched again. */
   clearUnit(segment: string, campaignId: string): Promise<void>;
   append(rows: TableRows): Promise<void>;
-  flush(): Promise<void>;
+  /** Resolves once the rows appended before the call are committed (commits are grouped). */
+  flush(options?: { now?: boolean }): Promise<void>;
 }
 
 export interface ExtractContext {
@@ -40,6 +41,35 @@ export async function append(writer: UnitWriter, rows: TableRows): Promise<numbe
   for (const list of Object.values(rows)) count += list?.length ?? 0;
   if (count) await writer.append(rows);
   return count;
+}
+
+/**
+ * Records a unit (or global resource) as done in the state database once the staging commit
+ * holding its rows is durable, without waiting for it: the writer groups commits, and the
+ * fetch goes on meanwhile. A crash before that commit refetches the unit at the resume. The
+ * returned promise is handled here (no unhandled rejection while it waits to be awaited);
+ * the caller awaits them all with settleCheckpoints.
+ */
+export function checkpointWhenCommitted(
+  ctx: ExtractContext,
+  segment: string,
+  unit: string,
+  rows: number,
+): Promise<void> {
+  const done = ctx.writer
+    .flush()
+    .then(() => ctx.registry.checkpoint(ctx.runId, ctx.snapshotDate, segment, unit, rows, ctx.now()));
+  done.catch(() => {});
+  return done;
+}
+
+/** Commits what is pending now (nothing is left to append), then waits for every checkpoint. */
+export async function settleCheckpoints(
+  ctx: ExtractContext,
+  committed: readonly Promise<void>[],
+): Promise<void> {
+  if (committed.length) await ctx.writer.flush({ now: true });
+  await Promise.all(committed);
 }
 
 /** Stops the run between pages when asked (SIGINT/SIGTERM): exit code 130, resumable. */

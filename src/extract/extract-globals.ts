@@ -1,9 +1,16 @@
 import { GLOBAL_RESOURCES } from '../../pipelines/campaign-pipeline.js';
 import type { RawRecord } from '../api/types.js';
-import { abortIfAsked, append, type ExtractContext, rowContext } from './extract-context.js';
+import {
+  abortIfAsked,
+  append,
+  checkpointWhenCommitted,
+  type ExtractContext,
+  rowContext,
+  settleCheckpoints,
+} from './extract-context.js';
 
 /**
- * The account-wide resources (workspaces, tags), each checkpointed once written. Returns the
+ * The account-wide resources (workspaces, tags), each checkpointed once committed. Returns the
  * tag ids the API lists, for checking the segments' tag filters: from the tags just fetched,
  * or, when a resumed run skipped them, listed again if `needTagIds`; otherwise undefined.
  */
@@ -12,6 +19,7 @@ export async function extractGlobals(
   needTagIds: boolean,
 ): Promise<Set<string> | undefined> {
   let tagIds: Set<string> | undefined;
+  const committed: Promise<void>[] = [];
   for (const resource of GLOBAL_RESOURCES) {
     if (ctx.done.has(`all|${resource.name}`)) continue;
     let rows = 0;
@@ -21,9 +29,9 @@ export async function extractGlobals(
       if (tagIds && resource.name === 'tags') for (const id of recordIds(page)) tagIds.add(id);
       rows += await append(ctx.writer, resource.normalize(page, rowContext(ctx, 'all')));
     }
-    await ctx.writer.flush();
-    ctx.registry.checkpoint(ctx.runId, ctx.snapshotDate, 'all', resource.name, rows, ctx.now());
+    committed.push(checkpointWhenCommitted(ctx, 'all', resource.name, rows));
   }
+  await settleCheckpoints(ctx, committed);
   if (!tagIds && needTagIds) {
     tagIds = new Set();
     for await (const page of ctx.api.tags()) for (const id of recordIds(page)) tagIds.add(id);

@@ -3,7 +3,14 @@ import { CAMPAIGN_RESOURCES, type Segment, segmentFilter } from '../../pipelines
 import type { RawRecord } from '../api/types.js';
 import { normalizeCampaignDetail } from '../normalize/index.js';
 import { dropRepeated } from './drop-repeated.js';
-import { abortIfAsked, append, type ExtractContext, rowContext } from './extract-context.js';
+import {
+  abortIfAsked,
+  append,
+  checkpointWhenCommitted,
+  type ExtractContext,
+  rowContext,
+  settleCheckpoints,
+} from './extract-context.js';
 
 /** One unit of work: a campaign seen through a segment, checkpointed as a whole. */
 export interface Unit {
@@ -49,7 +56,7 @@ export async function planUnits(
 
 /**
  * Fetches the pending units, `concurrency` at a time; `progress` hears how many units are
- * done, once before the first and after each.
+ * fetched, once before the first and after each. Returns once every unit is checkpointed.
  */
 export async function extractUnits(
   ctx: ExtractContext,
@@ -60,23 +67,35 @@ export async function extractUnits(
   let unitsDone = plan.units.length - plan.pending.length;
   progress(unitsDone);
   const limit = pLimit(concurrency);
-  await Promise.all(
-    plan.pending.map((unit) =>
-      limit(async () => {
-        await extractUnit(ctx, unit, plan.listed.get(unit.campaignId));
-        unitsDone++;
-        progress(unitsDone);
-      }),
-    ),
-  );
+  const committed: Promise<void>[] = [];
+  try {
+    await Promise.all(
+      plan.pending.map((unit) =>
+        limit(async () => {
+          committed.push((await extractUnit(ctx, unit, plan.listed.get(unit.campaignId))).committed);
+          unitsDone++;
+          progress(unitsDone);
+        }),
+      ),
+    );
+  } catch (error) {
+    // The units fetched before the failure are kept for the resume, as far as they commit.
+    limit.clearQueue();
+    await settleCheckpoints(ctx, committed).catch(() => {});
+    throw error;
+  }
+  await settleCheckpoints(ctx, committed);
 }
 
-/** One unit: its campaign's detail, then every page of its posts and influencers; then the checkpoint. */
+/**
+ * One unit: its campaign's detail, then every page of its posts and influencers. Returns its
+ * checkpoint, recorded once its rows are committed (not awaited here: see checkpointWhenCommitted).
+ */
 async function extractUnit(
   ctx: ExtractContext,
   { segment, campaignId }: Unit,
   listed?: RawRecord,
-): Promise<void> {
+): Promise<{ committed: Promise<void> }> {
   abortIfAsked(ctx.signal);
   const filter = segmentFilter(segment);
   const unitCtx = { ...rowContext(ctx, segment.name), campaignId };
@@ -91,14 +110,6 @@ async function extractUnit(
       rows += await append(ctx.writer, resource.normalize(records, unitCtx));
     }
   }
-  await ctx.writer.flush();
-  ctx.registry.checkpoint(
-    ctx.runId,
-    ctx.snapshotDate,
-    segment.name,
-    `campaign:${campaignId}`,
-    rows,
-    ctx.now(),
-  );
-  ctx.logger.debug({ segment: segment.name, campaignId, rows }, 'campaign done');
+  ctx.logger.debug({ segment: segment.name, campaignId, rows }, 'campaign fetched');
+  return { committed: checkpointWhenCommitted(ctx, segment.name, `campaign:${campaignId}`, rows) };
 }

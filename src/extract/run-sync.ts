@@ -243,10 +243,11 @@ async function checkAndPublish(
 ): Promise<SyncSummary> {
   const { config, deps, snapshotDate, segments, registry } = session;
   const { api, runId, run, staging: writer } = begun;
-  // The checks run on the staging file as its writer closes it: flushed and checkpointed
-  // first, so the staged rows are in the file, not held in the writer's buffer pool (where the
-  // schema-drift scan of a 170k-post sync ran out of the staging's memory limit: npm run
-  // bench -- checks), and on the writer's DuckDB instance, not one opened again for them.
+  // The checks run on the staging file as its writer closes it: flushed, and checkpointed
+  // unless its WAL is small, so a large sync's staged rows are in the file, not held in the
+  // writer's buffer pool (where the schema-drift scan of a 170k-post sync ran out of the
+  // staging's memory limit: npm run bench -- checks), and on the writer's DuckDB instance,
+  // not one opened again for them.
   // 'checks' (sync steps) thus includes the staging's close.
   const checks = await timed(session, 'checks', () =>
     writer.closeAfter((connection) =>

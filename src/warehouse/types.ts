@@ -23,11 +23,16 @@ export interface StagingWriter {
   clearUnit(segment: string, campaignId: string): Promise<void>;
   /** Appends rows (bulk, through the Appender); buffers are flushed by size and by flush(). */
   append(rows: TableRows): Promise<void>;
-  flush(): Promise<void>;
+  /**
+   * Commits the rows appended before the call; resolves once they are durable. Commits are
+   * grouped (at most one per GROUP_COMMIT_MS), so a caller with more to fetch need not wait;
+   * `now` starts the pending commit at once (the caller has nothing left to append).
+   */
+  flush(options?: { now?: boolean }): Promise<void>;
   close(): Promise<void>;
   /**
-   * Closes the file like close(), running `work` on it first, once it is flushed and
-   * checkpointed (the data checks: the file is not reopened for them). Fails, closing the
+   * Closes the file like close(), running `work` on it first, once it is flushed (and
+   * checkpointed, unless its WAL is small): the data checks, without reopening the file. Fails, closing the
    * file, if `work` does.
    */
   closeAfter<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/warehouse/open-database.js';
 import { toPlain } from '../../src/warehouse/read/query-read-only.js';
@@ -160,7 +161,7 @@ describe('openStaging', () => {
     ).toEqual([[perPage * (pages - 1), pages - 1]]);
     await expect(staging.append({ post_stats: [] })).rejects.toThrow(/closed/);
   });
-  it('closeAfter runs its work on the flushed, checkpointed file before closing it, even when the work fails', async () => {
+  it('closeAfter runs its work on the flushed file before closing it, even when the work fails', async () => {
     const tag = (campaign: string) => ({
       influencer_tag_assignments: [
         { snapshot_date: '2026-11-20', campaign_id: campaign, influencer_id: 'i1', tag_id: '1' },
@@ -192,6 +193,95 @@ describe('openStaging', () => {
     // Closed: the file opens again, with the rows flushed before the work.
     expect(await readAll(failing.path, 'select campaign_id from influencer_tag_assignments')).toEqual([
       ['c3'],
+    ]);
+  });
+});
+
+describe('staging commits', () => {
+  let data: ReturnType<typeof removableTempDir>;
+  beforeEach(() => {
+    data = removableTempDir('cw-staging-commit-');
+  });
+  afterEach(() => data.remove());
+
+  const stats = (campaign: string, count = 1) => ({
+    post_stats: Array.from({ length: count }, (_, i) => ({
+      snapshot_date: '2026-11-20',
+      segment: 'all',
+      campaign_id: campaign,
+      post_id: `p${i}`,
+      stat: 'likes',
+      value: 1,
+    })),
+  });
+
+  /** What a crash at this moment would leave: the file and its WAL copied, then opened. */
+  async function afterCrash(path: string, sql: string): Promise<unknown[][]> {
+    const copy = join(data.dir, `crash-${Math.random().toString(36).slice(2)}.duckdb`);
+    copyFileSync(path, copy);
+    if (existsSync(`${path}.wal`)) copyFileSync(`${path}.wal`, `${copy}.wal`);
+    return readAll(copy, sql);
+  }
+
+  it('flushes asked for together share one commit, which holds every row appended before it', async () => {
+    const staging = await openStaging(data.dir, 'grouped');
+    await staging.append(stats('c1'));
+    await staging.flush();
+    expect(await afterCrash(staging.path, 'select campaign_id from post_stats')).toEqual([['c1']]);
+    // Within GROUP_COMMIT_MS of that commit: the next waits, and every flush asked for
+    // meanwhile joins it.
+    void staging.append(stats('c2'));
+    const second = staging.flush();
+    void staging.append(stats('c3'));
+    const third = staging.flush();
+    expect(third).toBe(second);
+    await third;
+    expect(await afterCrash(staging.path, 'select campaign_id from post_stats order by 1')).toEqual([
+      ['c1'],
+      ['c2'],
+      ['c3'],
+    ]);
+    // `now` starts the pending commit without waiting out the interval.
+    await staging.append(stats('c4'));
+    await staging.flush({ now: true });
+    expect(await afterCrash(staging.path, 'select count(*) from post_stats')).toEqual([[4]]);
+    await staging.close();
+  });
+
+  it('a flush pending when the file closes resolves with the close, which commits its rows', async () => {
+    const staging = await openStaging(data.dir, 'closing');
+    await staging.append(stats('c1'));
+    await staging.flush();
+    await staging.append(stats('c2'));
+    const pending = staging.flush();
+    await staging.close();
+    await pending;
+    expect(await readAll(staging.path, 'select count(*) from post_stats')).toEqual([[2]]);
+  });
+
+  it('closing keeps a small WAL for the publish to replay, and checkpoints a large one', async () => {
+    const small = await openStaging(data.dir, 'small');
+    await small.append(stats('c1', 100));
+    await small.close();
+    expect(existsSync(`${small.path}.wal`)).toBe(true);
+    expect(await readAll(small.path, 'select count(*) from post_stats')).toEqual([[100]]);
+
+    const large = await openStaging(data.dir, 'large');
+    const raw = JSON.stringify({ caption: 'x'.repeat(900) });
+    const posts = Array.from({ length: 8_000 }, (_, i) => ({
+      campaign_id: 'c1',
+      post_id: `p${i}`,
+      raw: `${raw.slice(0, -1)},"i":${i}}`,
+      first_seen_at: '2026-11-20T19:00:00Z',
+      last_seen_at: '2026-11-20T19:00:00Z',
+    }));
+    await large.append({ posts });
+    await large.flush({ now: true });
+    expect(statSync(`${large.path}.wal`).size).toBeGreaterThan(4 * 1024 * 1024);
+    await large.close();
+    expect(existsSync(`${large.path}.wal`) ? statSync(`${large.path}.wal`).size : 0).toBe(0);
+    expect(await readAll(large.path, 'select count(*), count(distinct post_id) from posts')).toEqual([
+      [8_000, 8_000],
     ]);
   });
 });

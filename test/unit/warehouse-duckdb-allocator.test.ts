@@ -27,7 +27,7 @@ describe('duckdb-allocator', () => {
     const argv = process.argv;
     try {
       for (const [args, expected] of [
-        [['demo', '--data-dir', '/tmp/x'], 'dirty_decay_ms:10,muzzy_decay_ms:0'],
+        [['demo', '--data-dir', '/tmp/x'], 'dirty_decay_ms:10000,muzzy_decay_ms:10000'],
         [['--data-dir', '/tmp/x', 'sync'], 'dirty_decay_ms:0,muzzy_decay_ms:0'],
         [['sync', 'demo'], 'dirty_decay_ms:0,muzzy_decay_ms:0'],
       ] as const) {

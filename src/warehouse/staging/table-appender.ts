@@ -25,6 +25,22 @@ export const CHUNK_ROWS = 2048;
 export const APPENDER_FLUSH_ROWS = 100_000;
 
 /**
+ * The column names of every table of `catalog` (the current database by default), in order:
+ * one lookup for all of them (duckdb_columns() costs a few ms however few rows it returns).
+ */
+export async function tableColumns(
+  connection: DuckDBConnection,
+  catalog?: string,
+): Promise<Map<string, readonly string[]>> {
+  const reader = await connection.runAndReadAll(
+    `select table_name, list(column_name order by column_index) from duckdb_columns()
+      where database_name = coalesce($1, current_database()) and schema_name = 'main' group by table_name`,
+    [catalog ?? null],
+  );
+  return new Map(reader.getRowsJS().map((row) => [String(row[0]), (row[1] as unknown[]).map(String)]));
+}
+
+/**
  * Bulk-loads rows into one table through a DuckDB Appender, one DataChunk of CHUNK_ROWS at
  * a time (column-major, values converted to the column's type and written straight into
  * the chunk's vectors by writeChunkColumn; never row-by-row INSERT).
@@ -48,12 +64,14 @@ export class TableAppender {
     this.columns = names.map(() => new Array<RawValue>(CHUNK_ROWS));
   }
 
-  static async create(connection: DuckDBConnection, table: string, catalog?: string): Promise<TableAppender> {
-    const reader = await connection.runAndReadAll(
-      `select column_name from duckdb_columns() where table_name = $1 and database_name = coalesce($2, current_database()) and schema_name = 'main' order by column_index`,
-      [table, catalog ?? null],
-    );
-    const names = reader.getRows().map((row) => String(row[0]));
+  /** `columns`: the table's column names when the caller already has them (tableColumns), else looked up. */
+  static async create(
+    connection: DuckDBConnection,
+    table: string,
+    catalog?: string,
+    columns?: readonly string[],
+  ): Promise<TableAppender> {
+    const names = columns ?? (await tableColumns(connection, catalog)).get(table) ?? [];
     if (names.length === 0) throw new Error(`warehouse: no table ${table}`);
     const appender = await connection.createAppender(table, 'main', catalog ?? null);
     const types = names.map((_, index) => appender.columnType(index));

@@ -15,7 +15,8 @@ const APPEND_SLICE = 2_048;
 export async function fillScratch(tx: LakeTransaction, table: string, rows: readonly Row[]): Promise<string> {
   const scratch = `memory.main.${id(table)}`;
   await tx.connection.run(`delete from ${scratch}`);
-  const appender = await TableAppender.create(tx.connection, table, 'memory');
+  const columns = tx.tables.get(table)?.columns.map((column) => column.name);
+  const appender = await TableAppender.create(tx.connection, table, 'memory', columns);
   for (let from = 0; from < rows.length; from += APPEND_SLICE) {
     appender.append(rows.slice(from, from + APPEND_SLICE));
     appender.flush();
