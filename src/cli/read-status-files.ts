@@ -4,9 +4,10 @@
  * older schema it reads the columns and tables that schema has; the files it found older are
  * listed in `olderSchema` (the service upgrades them at its next start).
  */
-import { desc, getTableColumns, max } from 'drizzle-orm';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+
 import { InboxProgress } from '../sink/inbox-progress.js';
+import type { SQLiteTable } from '../state/drizzle.js';
+import { desc, getTableColumns, max } from '../state/drizzle.js';
 import { INBOX_DB_FILE, openInboxDbReadOnly } from '../state/inbox-db.js';
 import { deliveries } from '../state/inbox-schema.js';
 import type { ReadOnlySqlite } from '../state/open-sqlite.js';

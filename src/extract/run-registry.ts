@@ -4,7 +4,7 @@
  * staging file, and its checkpointed units are skipped.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from '../state/drizzle.js';
 import { checkpoints, runs } from '../state/schema.js';
 import type { StateDb } from '../state/state-db.js';
 import { UserError } from '../util/user-error.js';

@@ -4,8 +4,9 @@
  * incident while the condition holds and closes it once it no longer does; the incident
  * store makes repeated calls silent.
  */
-import { and, eq, sum } from 'drizzle-orm';
+
 import { loadDataCheckRecord } from '../state/data-check-record.js';
+import { and, eq, sum } from '../state/drizzle.js';
 import { runs } from '../state/schema.js';
 import { firstLine } from '../util/first-line.js';
 import type { DataCheckResult } from '../warehouse/index.js';

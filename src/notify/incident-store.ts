@@ -4,7 +4,7 @@
  * whichever process of the data directory sees it first. Every change is one IMMEDIATE
  * transaction: two processes never both announce the same start or end.
  */
-import { eq } from 'drizzle-orm';
+import { eq } from '../state/drizzle.js';
 import { incidents } from '../state/schema.js';
 import type { StateDb } from '../state/state-db.js';
 import type { IncidentKind } from './notify-event.js';

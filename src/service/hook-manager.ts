@@ -5,9 +5,9 @@
  * — from the URL, without trusting the unverified body.
  */
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { ApiClient, Hook } from '../api/types.js';
 import { hookPath, newPathToken } from '../sink/hook-path.js';
+import { eq } from '../state/drizzle.js';
 import { hooks } from '../state/schema.js';
 import type { StateDb } from '../state/state-db.js';
 import { UserError } from '../util/user-error.js';

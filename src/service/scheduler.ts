@@ -4,9 +4,10 @@
  * slots (the machine slept, the service was down) and retries a failed night with backoff.
  * Never two syncs at once.
  */
-import { and, eq, gt, max, sum } from 'drizzle-orm';
+
 import cron, { type ScheduledTask } from 'node-cron';
 import { latestCompletedRefresh } from '../extract/snapshot-date.js';
+import { and, eq, gt, max, sum } from '../state/drizzle.js';
 import { runs } from '../state/schema.js';
 import type { StateDb } from '../state/state-db.js';
 import type { Logger } from '../util/logger.js';

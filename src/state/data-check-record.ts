@@ -3,8 +3,9 @@
  * that `status` and the sink's /metrics say which checks failed without opening DuckDB,
  * for a run that published and for one that `--strict` stopped before its publish.
  */
-import { eq } from 'drizzle-orm';
+
 import type { DataCheckResult } from '../warehouse/index.js';
+import { eq } from './drizzle.js';
 import { meta } from './schema.js';
 import type { StateDb } from './state-db.js';
 

@@ -4,7 +4,7 @@
  * A file of its own, so that a sync's checkpoints never hold the lock acknowledgements need.
  * Migrations are generated into sql/inbox/ by `npm run db:generate`.
  */
-import { blob, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, integer, sqliteTable, text } from './drizzle.js';
 
 export const deliveries = sqliteTable('deliveries', {
   deliveryId: integer('delivery_id').primaryKey({ autoIncrement: true }),

@@ -1,9 +1,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { packageRoot } from '../util/package-root.js';
 import { UserError } from '../util/user-error.js';
+import { type BetterSQLite3Database, drizzle, migrate } from './drizzle.js';
 import { Database } from './sqlite-database.js';
 
 export interface OpenedSqlite<S extends Record<string, unknown>> {

@@ -2,7 +2,7 @@
  * The pipeline's own state (<dataDir>/state.sqlite): sync runs, their checkpoints and the
  * hook registry. Migrations are generated into sql/state/ by `npm run db:generate`.
  */
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text } from './drizzle.js';
 
 /** One row per sync attempt. A resumed run keeps its run_id (same snapshot date, not finished). */
 export const runs = sqliteTable(

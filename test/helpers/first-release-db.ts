@@ -1,7 +1,6 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { drizzle, migrate } from '../../src/state/drizzle.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { tempDir } from './temp-dir.js';
 

@@ -5,13 +5,13 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/create-api-client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { explainHookError } from '../../src/service/explain-hook-error.js';
 import { HookManager } from '../../src/service/hook-manager.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
+import { eq } from '../../src/state/drizzle.js';
 import { hooks } from '../../src/state/schema.js';
 import { openStateDb, type StateDb } from '../../src/state/state-db.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookPath } from '../../src/sink/hook-path.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
+import { eq } from '../../src/state/drizzle.js';
 import { type InboxDb, openInboxDb } from '../../src/state/inbox-db.js';
 import { hooks } from '../../src/state/schema.js';
 import { openStateDb } from '../../src/state/state-db.js';
