@@ -44,32 +44,31 @@ export async function append(writer: UnitWriter, rows: TableRows): Promise<numbe
 }
 
 /**
- * Records a unit (or global resource) as done in the state database once the staging commit
- * holding its rows is durable, without waiting for it: the writer groups commits, and the
- * fetch goes on meanwhile. A crash before that commit refetches the unit at the resume. The
- * returned promise is handled here (no unhandled rejection while it waits to be awaited);
- * the caller awaits them all with settleCheckpoints.
+ * The checkpoints of units (or global resources) fetched but maybe not yet committed: each is
+ * recorded in the state database once the staging commit holding its rows is durable, without
+ * the fetch waiting for it (the writer groups commits). A crash before that commit refetches
+ * the unit at the resume.
  */
-export function checkpointWhenCommitted(
-  ctx: ExtractContext,
-  segment: string,
-  unit: string,
-  rows: number,
-): Promise<void> {
-  const done = ctx.writer
-    .flush()
-    .then(() => ctx.registry.checkpoint(ctx.runId, ctx.snapshotDate, segment, unit, rows, ctx.now()));
-  done.catch(() => {});
-  return done;
-}
+export class PendingCheckpoints {
+  readonly #committed: Promise<void>[] = [];
 
-/** Commits what is pending now (nothing is left to append), then waits for every checkpoint. */
-export async function settleCheckpoints(
-  ctx: ExtractContext,
-  committed: readonly Promise<void>[],
-): Promise<void> {
-  if (committed.length) await ctx.writer.flush({ now: true });
-  await Promise.all(committed);
+  constructor(private readonly ctx: ExtractContext) {}
+
+  /** The unit's rows are all appended: record it once they are committed. */
+  add(segment: string, unit: string, rows: number): void {
+    const { ctx } = this;
+    const done = ctx.writer
+      .flush()
+      .then(() => ctx.registry.checkpoint(ctx.runId, ctx.snapshotDate, segment, unit, rows, ctx.now()));
+    done.catch(() => {}); // awaited by settle(); never an unhandled rejection meanwhile
+    this.#committed.push(done);
+  }
+
+  /** Commits what is pending now (nothing is left to append), then waits for every checkpoint. */
+  async settle(): Promise<void> {
+    if (this.#committed.length) await this.ctx.writer.flush({ now: true });
+    await Promise.all(this.#committed);
+  }
 }
 
 /** Stops the run between pages when asked (SIGINT/SIGTERM): exit code 130, resumable. */

@@ -3,10 +3,9 @@ import type { RawRecord } from '../api/types.js';
 import {
   abortIfAsked,
   append,
-  checkpointWhenCommitted,
   type ExtractContext,
+  PendingCheckpoints,
   rowContext,
-  settleCheckpoints,
 } from './extract-context.js';
 
 /**
@@ -19,7 +18,7 @@ export async function extractGlobals(
   needTagIds: boolean,
 ): Promise<Set<string> | undefined> {
   let tagIds: Set<string> | undefined;
-  const committed: Promise<void>[] = [];
+  const checkpoints = new PendingCheckpoints(ctx);
   for (const resource of GLOBAL_RESOURCES) {
     if (ctx.done.has(`all|${resource.name}`)) continue;
     let rows = 0;
@@ -29,9 +28,9 @@ export async function extractGlobals(
       if (tagIds && resource.name === 'tags') for (const id of recordIds(page)) tagIds.add(id);
       rows += await append(ctx.writer, resource.normalize(page, rowContext(ctx, 'all')));
     }
-    committed.push(checkpointWhenCommitted(ctx, 'all', resource.name, rows));
+    checkpoints.add('all', resource.name, rows);
   }
-  await settleCheckpoints(ctx, committed);
+  await checkpoints.settle();
   if (!tagIds && needTagIds) {
     tagIds = new Set();
     for await (const page of ctx.api.tags()) for (const id of recordIds(page)) tagIds.add(id);

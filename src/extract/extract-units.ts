@@ -6,10 +6,9 @@ import { dropRepeated } from './drop-repeated.js';
 import {
   abortIfAsked,
   append,
-  checkpointWhenCommitted,
   type ExtractContext,
+  PendingCheckpoints,
   rowContext,
-  settleCheckpoints,
 } from './extract-context.js';
 
 /** One unit of work: a campaign seen through a segment, checkpointed as a whole. */
@@ -67,12 +66,12 @@ export async function extractUnits(
   let unitsDone = plan.units.length - plan.pending.length;
   progress(unitsDone);
   const limit = pLimit(concurrency);
-  const committed: Promise<void>[] = [];
+  const checkpoints = new PendingCheckpoints(ctx);
   try {
     await Promise.all(
       plan.pending.map((unit) =>
         limit(async () => {
-          committed.push((await extractUnit(ctx, unit, plan.listed.get(unit.campaignId))).committed);
+          await extractUnit(ctx, unit, plan.listed.get(unit.campaignId), checkpoints);
           unitsDone++;
           progress(unitsDone);
         }),
@@ -81,21 +80,22 @@ export async function extractUnits(
   } catch (error) {
     // The units fetched before the failure are kept for the resume, as far as they commit.
     limit.clearQueue();
-    await settleCheckpoints(ctx, committed).catch(() => {});
+    await checkpoints.settle().catch(() => {});
     throw error;
   }
-  await settleCheckpoints(ctx, committed);
+  await checkpoints.settle();
 }
 
 /**
- * One unit: its campaign's detail, then every page of its posts and influencers. Returns its
- * checkpoint, recorded once its rows are committed (not awaited here: see checkpointWhenCommitted).
+ * One unit: its campaign's detail, then every page of its posts and influencers; then its
+ * checkpoint, recorded once its rows are committed (not awaited here: PendingCheckpoints).
  */
 async function extractUnit(
   ctx: ExtractContext,
   { segment, campaignId }: Unit,
-  listed?: RawRecord,
-): Promise<{ committed: Promise<void> }> {
+  listed: RawRecord | undefined,
+  checkpoints: PendingCheckpoints,
+): Promise<void> {
   abortIfAsked(ctx.signal);
   const filter = segmentFilter(segment);
   const unitCtx = { ...rowContext(ctx, segment.name), campaignId };
@@ -111,5 +111,5 @@ async function extractUnit(
     }
   }
   ctx.logger.debug({ segment: segment.name, campaignId, rows }, 'campaign fetched');
-  return { committed: checkpointWhenCommitted(ctx, segment.name, `campaign:${campaignId}`, rows) };
+  checkpoints.add(segment.name, `campaign:${campaignId}`, rows);
 }
