@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
-import { factFileOf, lakePath, MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
+import {
+  factVersion,
+  fileHolding,
+  lakePath,
+  MONTH_ROW_GROUP_SIZE,
+  maintainLake,
+} from '../../src/warehouse/lake/index.js';
 import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
@@ -67,7 +73,8 @@ describe('closed years of a fact table', () => {
       ...Array(4).fill(['2025-12-30']),
     ]);
     // The history checks find a date's rows in its year's file.
-    expect(factFileOf(lakePath(dir), 'post_metrics', '2025-12-30', 'vip')).toBe(liveFile(dir, '2025~vip'));
+    const live = factVersion(lakePath(dir), 'post_metrics')?.files ?? [];
+    expect(fileHolding(live, '2025-12-30', 'vip')).toBe(liveFile(dir, '2025~vip'));
     expect((await maintainLake(dir)).consolidated).toEqual({});
   });
 

@@ -38,7 +38,7 @@ export {
 export type { LakeTable } from './core/lake-tables.js';
 export { linkedFiles, linkTarget } from './core/link-target.js';
 export { consolidateFacts } from './facts/consolidate-facts.js';
-export { factFileOf, factRows, factVersion, fileHolding, recentFactDates } from './facts/fact-files.js';
+export { factRows, factVersion, fileHolding, recentFactDates } from './facts/fact-files.js';
 export { replaceFacts } from './facts/replace-facts.js';
 export { MONTH_ROW_GROUP_SIZE } from './facts/write-month.js';
 export type { LakeTransaction } from './lake-transaction.js';

@@ -45,14 +45,10 @@ export function isDayFile(file: FactFile): boolean {
 }
 
 /**
- * The file holding `date`'s rows of `segment`, if there is one: its day file, or its month's
- * or year's file (which holds other dates too: read it through factRows, filtered by date).
+ * The file among `files` (a live version's, read once for several dates or segments) holding
+ * `date`'s rows of `segment`, if there is one: its day file, or its month's or year's file
+ * (which holds other dates too: read it through factRows, filtered by date).
  */
-export function factFileOf(lake: string, table: string, date: string, segment: string): string | undefined {
-  return fileHolding(factVersion(lake, table)?.files ?? [], date, segment);
-}
-
-/** factFileOf among `files` (a version read once for several dates or segments). */
 export function fileHolding(files: readonly FactFile[], date: string, segment: string): string | undefined {
   for (const period of periodsOf(date)) {
     const file = files.find((f) => f.period === period && f.segment === segment);
