@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILT_CLI } from '../src/util/built-cli.js';
+import { BUILT_CLI, cliNodeFlags } from '../src/util/built-cli.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 const REPORT_RSS = join(packageRoot(), 'bench', 'report-rss.mjs');
@@ -20,7 +20,7 @@ export function tempDir(prefix: string): string {
 export async function startSimulatorProcess(
   args: string[],
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [BUILT_CLI, 'simulate', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...cliNodeFlags(), BUILT_CLI, 'simulate', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -54,7 +54,7 @@ export interface CliRun {
 /** Runs the CLI as a user does, reporting its wall time and peak RSS. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', REPORT_RSS, BUILT_CLI, ...args], {
+  const child = spawn(process.execPath, [...cliNodeFlags(), '--import', REPORT_RSS, BUILT_CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { hookPath, newPathToken } from '../src/sink/hook-path.js';
 import { hooks } from '../src/state/schema.js';
 import { openStateDb } from '../src/state/state-db.js';
-import { BUILT_CLI } from '../src/util/built-cli.js';
+import { BUILT_CLI, cliNodeFlags } from '../src/util/built-cli.js';
 
 export interface BenchHook {
   readonly hookId: string;
@@ -157,7 +157,7 @@ function stealShare(before: number[] | undefined, after: number[] | undefined): 
 
 /** `campaign-warehouse sink` (the built CLI, or another build's `cli`) in a child process, on a free port. */
 export function startSinkChild(dataDir: string, args: string[] = [], cli = BUILT_CLI): Promise<ChildServer> {
-  const child = spawn(process.execPath, [cli, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
+  const child = spawn(process.execPath, [...cliNodeFlags(), cli, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CW_LOG_LEVEL: 'info' },
   });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { SyncSummary } from '../extract/run-sync.js';
-import { BUILT_CLI } from '../util/built-cli.js';
+import { BUILT_CLI, cliNodeFlags } from '../util/built-cli.js';
 import type { Logger } from '../util/logger.js';
 
 export interface SyncInChildInput {
@@ -31,7 +31,7 @@ export interface SyncInChildInput {
  */
 export function runSyncInChild(input: SyncInChildInput): Promise<SyncSummary | undefined> {
   // --no-notify: serve reports the outcome itself (run-service.ts), with its retry plan.
-  const args = [BUILT_CLI, 'sync', '--json', '--no-notify', '--snapshot-date', input.snapshotDate];
+  const args = [...cliNodeFlags(), BUILT_CLI, 'sync', '--json', '--no-notify', '--snapshot-date', input.snapshotDate];
   args.push('--trigger', input.trigger, '--data-dir', input.dataDir);
   if (input.baseUrl) args.push('--base-url', input.baseUrl);
   if (input.configFile) args.push('--config', input.configFile);

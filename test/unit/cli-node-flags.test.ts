@@ -1,0 +1,18 @@
+/** The Node flags child CLI processes start with (built-cli.ts): Node 20's young generation unless the operator chose one. */
+import { describe, expect, it } from 'vitest';
+import { cliNodeFlags } from '../../src/util/built-cli.js';
+
+describe('cliNodeFlags', () => {
+  it('gives a child 16 MB semi-spaces by default', () => {
+    expect(cliNodeFlags([], '')).toEqual(['--max-semi-space-size=16']);
+    expect(cliNodeFlags(['--enable-source-maps'], '--max-old-space-size=2048')).toEqual([
+      '--max-semi-space-size=16',
+    ]);
+  });
+
+  it("keeps the operator's own size, from NODE_OPTIONS or node's command line", () => {
+    expect(cliNodeFlags([], '--max-old-space-size=2048 --max-semi-space-size=64')).toEqual([]);
+    expect(cliNodeFlags(['--max_semi_space_size=8'], '')).toEqual([]);
+    expect(cliNodeFlags(['--max-semi-space-size', '32'], '')).toEqual([]);
+  });
+});
