@@ -157,10 +157,14 @@ function stealShare(before: number[] | undefined, after: number[] | undefined): 
 
 /** `campaign-warehouse sink` (the built CLI, or another build's `cli`) in a child process, on a free port. */
 export function startSinkChild(dataDir: string, args: string[] = [], cli = BUILT_CLI): Promise<ChildServer> {
-  const child = spawn(process.execPath, [...cliNodeFlags(), cli, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, CW_LOG_LEVEL: 'info' },
-  });
+  const child = spawn(
+    process.execPath,
+    [...cliNodeFlags(), cli, 'sink', '--port', '0', '--data-dir', dataDir, ...args],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, CW_LOG_LEVEL: 'info' },
+    },
+  );
   return waitForUrl(child, 'stderr', (line) => /"url":"(http:[^"]+)"/.exec(line)?.[1]);
 }
 

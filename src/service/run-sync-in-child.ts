@@ -31,7 +31,15 @@ export interface SyncInChildInput {
  */
 export function runSyncInChild(input: SyncInChildInput): Promise<SyncSummary | undefined> {
   // --no-notify: serve reports the outcome itself (run-service.ts), with its retry plan.
-  const args = [...cliNodeFlags(), BUILT_CLI, 'sync', '--json', '--no-notify', '--snapshot-date', input.snapshotDate];
+  const args = [
+    ...cliNodeFlags(),
+    BUILT_CLI,
+    'sync',
+    '--json',
+    '--no-notify',
+    '--snapshot-date',
+    input.snapshotDate,
+  ];
   args.push('--trigger', input.trigger, '--data-dir', input.dataDir);
   if (input.baseUrl) args.push('--base-url', input.baseUrl);
   if (input.configFile) args.push('--config', input.configFile);

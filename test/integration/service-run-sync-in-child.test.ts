@@ -139,7 +139,9 @@ describe('runSyncInChild', () => {
       const sync = childrenOf(serve.pid as number);
       expect(sync).toHaveLength(1);
       // Started with Node 20's young generation, whatever the Node (cliNodeFlags).
-      expect(readFileSync(`/proc/${sync[0]}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=16');
+      expect(readFileSync(`/proc/${sync[0]}/cmdline`, 'utf8').split('\0')).toContain(
+        '--max-semi-space-size=16',
+      );
       serve.kill('SIGKILL');
       // The sync notices its channel closed and stops at the next safe point (one response away).
       for (let i = 0; i < 400 && alive(sync[0] as number); i++) await sleep(25);
