@@ -41,6 +41,39 @@ describe('warehouse migrations', () => {
     expect(streaming.rows).toEqual([[0]]);
   });
 
+  it('applies the pending migrations in one transaction: a failing one names itself and leaves the file as it was', async () => {
+    const db = await openDatabase(publishedPath(data.dir));
+    try {
+      const migrations = [
+        { version: 1, name: 'one', sql: 'create table one (id integer)' },
+        {
+          version: 2,
+          name: 'two',
+          sql: 'create table two (id integer); alter table one add column name varchar',
+        },
+        { version: 3, name: 'broken', sql: 'alter table missing add column name varchar' },
+      ];
+      expect(await applyMigrations(db.connection, { migrations: migrations.slice(0, 1) })).toEqual([1]);
+      await expect(applyMigrations(db.connection, { migrations })).rejects.toThrow(
+        'warehouse migration 3_broken failed',
+      );
+      const tables = await db.connection.runAndReadAll(
+        'select table_name from duckdb_tables() where database_name = current_database() order by 1',
+      );
+      expect(tables.getRows()).toEqual([['one'], ['schema_migrations']]);
+      expect(await applyMigrations(db.connection, { migrations: migrations.slice(0, 2) })).toEqual([2]);
+      const recorded = await db.connection.runAndReadAll(
+        'select version, name from schema_migrations order by 1',
+      );
+      expect(recorded.getRows()).toEqual([
+        [1, 'one'],
+        [2, 'two'],
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('applying twice applies nothing the second time', async () => {
     const db = await openDatabase(publishedPath(data.dir));
     try {

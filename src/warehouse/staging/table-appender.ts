@@ -26,18 +26,25 @@ export const APPENDER_FLUSH_ROWS = 100_000;
 
 /**
  * The column names of every table of `catalog` (the current database by default), in order:
- * one lookup for all of them (duckdb_columns() costs a few ms however few rows it returns).
+ * one lookup for all of them (duckdb_columns() costs a few ms however few rows it returns),
+ * grouped here: DuckDB's hash aggregate of the same rows took 15 to 30 ms, four times the lookup.
  */
 export async function tableColumns(
   connection: DuckDBConnection,
   catalog?: string,
 ): Promise<Map<string, readonly string[]>> {
   const reader = await connection.runAndReadAll(
-    `select table_name, list(column_name order by column_index) from duckdb_columns()
-      where database_name = coalesce($1, current_database()) and schema_name = 'main' group by table_name`,
+    `select table_name, column_index, column_name from duckdb_columns()
+      where database_name = coalesce($1, current_database()) and schema_name = 'main'`,
     [catalog ?? null],
   );
-  return new Map(reader.getRowsJS().map((row) => [String(row[0]), (row[1] as unknown[]).map(String)]));
+  const columns = new Map<string, string[]>();
+  for (const [table, index, column] of reader.getRowsJS()) {
+    const list = columns.get(String(table)) ?? [];
+    list[Number(index) - 1] = String(column);
+    columns.set(String(table), list);
+  }
+  return columns;
 }
 
 /**
