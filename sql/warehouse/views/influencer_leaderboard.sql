@@ -6,7 +6,9 @@
 --   campaign figures: num_posts, engagement, engagement_rate, emv, budget,
 --     campaign_reach (reach of the campaign posts only)
 --   profile figures (same snapshot_date): influence, brand_score, followers,
---     profile_true_reach (the whole audience)
+--     profile_true_reach (the whole audience); read from the profiles' latest snapshot,
+--     so NULL should the profiles' latest snapshot not be the leaderboard's (every sync
+--     writes both for the same date)
 -- The two reach columns are different measures (rule on reach 3) and are shown side by
 -- side, never added; ranks use engagement and EMV, which are additive, not reach.
 
@@ -21,7 +23,8 @@ latest_influencer_campaign_metrics as (
 
 influencer_profiles as (
 
-    select * from main.influencer_profiles
+    -- the latest snapshot too: the view's cost stays flat however long the history
+    select * from lake_latest.influencer_profiles
 
 ),
 
