@@ -2,7 +2,8 @@
  * `npm run bench -- history [--days 1095] [--short-days 180] [--keep]`: the lake's costs
  * against the length of its history, for a 170k-post account (bench/history-day.ts). Builds
  * lakes of 1 day, `short-days` and `days` days (one day by a real publish, the others cloned
- * by `cloneDays`), then, asking through each lake's catalog as an analyst does:
+ * by `cloneDays`), then, asking through each lake's catalog as an analyst does (in a child
+ * process with DuckDB's own allocator setting, as an analyst's client has: askAsAnalyst):
  * - every question (history-questions.ts) at both lengths: at `days`, at most 1.25x its time
  *   at `short-days` or under 25 ms; the README's examples and the analyst views under 100 ms;
  * - the questions over the whole history against native DuckDB tables (history-native.ts:
@@ -34,7 +35,7 @@ import {
 } from './history-figures.js';
 import { NATIVE_BUDGET, NATIVE_TABLES, nativeCopy, probePostMetricsCopy } from './history-native.js';
 import { documents, FIRST, firstDay, publishCosts, publishDay } from './history-publish.js';
-import { historyQuestions, type Question, timeQuestions } from './history-questions.js';
+import { askAsAnalyst, historyQuestions, type Question } from './history-questions.js';
 import { cloneDays, datesAfter, fileBytes } from './lake-history.js';
 
 /** The long history by default: three years, the length the issue's targets are set at. */
@@ -152,7 +153,7 @@ export async function runHistoryBench(args: string[]): Promise<Figures> {
         .filter(([, q]) => q.wholeHistory && q.tables!.every((t) => nativeTables.includes(t)))
         .map(([name, q]) => [name, q.sql]),
     );
-    const [onShort, onLong, onNative] = await timeQuestions([
+    const [onShort, onLong, onNative] = await askAsAnalyst([
       { path: publishedPath(short.dir), sqls: sqlsOf(shortQuestions) },
       { path: publishedPath(long.dir), sqls: sqlsOf(longQuestions) },
       { path: native, sqls: nativeSqls },

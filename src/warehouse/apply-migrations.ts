@@ -58,12 +58,13 @@ export async function applyMigrations(
   );
   if (pending.length === 0) return [];
   await connection.run('begin transaction');
-  let running = pending[0]!;
+  let step = '';
   try {
     for (const migration of pending) {
-      running = migration;
+      step = `migration ${migration.version}_${migration.name}`;
       await connection.run(migration.sql);
     }
+    step = 'migrations: recording them';
     // The time is bound from JS: DuckDB's now() follows the session's time zone.
     await connection.run(
       'insert into schema_migrations select unnest($1::integer[]), unnest($2::varchar[]), $3::timestamp',
@@ -76,7 +77,7 @@ export async function applyMigrations(
     await connection.run('commit');
   } catch (error) {
     await connection.run('rollback');
-    throw new Error(`warehouse migration ${running.version}_${running.name} failed`, { cause: error });
+    throw new Error(`warehouse ${step} failed`, { cause: error });
   }
   return pending.map((migration) => migration.version);
 }

@@ -23,13 +23,17 @@ describe('duckdb-allocator', () => {
     expect(process.env[KEY]).toBe('dirty_decay_ms:5000');
   });
 
-  it("takes the faster setting for the demo (small syncs) only, and an operator's still wins", async () => {
+  it("takes the faster setting for the demo (small syncs), DuckDB's own for readers, and an operator's still wins", async () => {
     const argv = process.argv;
     try {
       for (const [args, expected] of [
         [['demo', '--data-dir', '/tmp/x'], 'dirty_decay_ms:10000,muzzy_decay_ms:10000'],
         [['--data-dir', '/tmp/x', 'sync'], 'dirty_decay_ms:0,muzzy_decay_ms:0'],
         [['sync', 'demo'], 'dirty_decay_ms:0,muzzy_decay_ms:0'],
+        // Readers keep DuckDB's own setting, as an analyst's client does.
+        [['query', 'select 1'], undefined],
+        [['report', '--data-dir', '/tmp/x'], undefined],
+        [['status'], undefined],
       ] as const) {
         delete process.env[KEY];
         process.argv = [argv[0]!, 'main.js', ...args];
