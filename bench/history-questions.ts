@@ -1,6 +1,7 @@
 /** The history benchmark's questions, asked through the catalog as an analyst asks them, and their timing. */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { sqlString } from '../src/warehouse/warehouse-paths.js';
@@ -166,8 +167,8 @@ export async function timeQuestions(targets: readonly QuestionTarget[]): Promise
 export async function askAsAnalyst(targets: readonly QuestionTarget[]): Promise<QuestionResults[]> {
   const env = { ...process.env };
   delete env.DUCKDB_JE_MALLOC_CONF;
-  const child = new URL('./history-questions-child.js', import.meta.url);
-  const { stdout } = await promisify(execFile)(process.execPath, [child.pathname, JSON.stringify(targets)], {
+  const child = fileURLToPath(new URL('./history-questions-child.js', import.meta.url));
+  const { stdout } = await promisify(execFile)(process.execPath, [child, JSON.stringify(targets)], {
     env,
     maxBuffer: 16 * 1024 * 1024,
   });
