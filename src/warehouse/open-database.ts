@@ -1,4 +1,6 @@
+import { dirname } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { leaseDuckDB } from './duckdb-pool.js';
 import { sqlString } from './warehouse-paths.js';
 
 /** An open DuckDB file with one connection; close() releases the file. */
@@ -53,45 +55,45 @@ export async function openDatabase(
   path: string,
   options: Record<string, string> = {},
 ): Promise<OpenDatabase> {
-  return connect(await DuckDBInstance.create(path, options), []);
+  const instance = await DuckDBInstance.create(path, options);
+  let connection: DuckDBConnection;
+  try {
+    connection = await instance.connect();
+  } catch (error) {
+    instance.closeSync();
+    throw error;
+  }
+  return {
+    instance,
+    connection,
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/** A DuckDB file the pipeline writes, open on a pooled instance; close() releases both. */
+export interface WriterDatabase {
+  readonly connection: DuckDBConnection;
+  close(): Promise<void>;
 }
 
 /**
- * Opens a DuckDB file the pipeline writes (staging, a publish's copy): attached to an in-memory
- * instance with `rowGroupSize` rows per row group and made the default database (`use`), so
- * unqualified and `main.` names resolve in it; its spill folder stays beside it
- * (<path>.tmp), as when the file is opened directly.
+ * Opens a DuckDB file the pipeline writes (staging, a publish's copy): attached with
+ * `rowGroupSize` rows per row group to an in-memory instance of the pool (duckdb-pool.ts) and
+ * made the default database (`use`), so unqualified and `main.` names resolve in it. The
+ * instance spills into the file's folder. close() detaches the file (the instance stays for
+ * the next session).
  */
 export async function openWriter(
   path: string,
   settings: Readonly<Record<string, string>>,
   rowGroupSize = WRITER_ROW_GROUP_SIZE,
-): Promise<OpenDatabase> {
-  const instance = await DuckDBInstance.create(':memory:', { temp_directory: `${path}.tmp`, ...settings });
-  return connect(instance, [
+): Promise<WriterDatabase> {
+  const lease = await leaseDuckDB(dirname(path), settings, [
     `attach ${sqlString(path)} as ${WRITER_ALIAS} (row_group_size ${Math.trunc(rowGroupSize)})`,
     `use ${WRITER_ALIAS}`,
   ]);
-}
-
-/** One connection to `instance`, after running `setup` on it; on failure, both are closed. */
-async function connect(instance: DuckDBInstance, setup: readonly string[]): Promise<OpenDatabase> {
-  let connection: DuckDBConnection | undefined;
-  try {
-    connection = await instance.connect();
-    for (const statement of setup) await connection.run(statement);
-  } catch (error) {
-    connection?.closeSync();
-    instance.closeSync();
-    throw error;
-  }
-  const opened = connection;
-  return {
-    instance,
-    connection: opened,
-    close() {
-      opened.closeSync();
-      instance.closeSync();
-    },
-  };
+  return { connection: lease.connection, close: () => lease.release() };
 }

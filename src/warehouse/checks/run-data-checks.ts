@@ -55,7 +55,7 @@ export async function runDataChecks(
   try {
     return await checkStaging(db.connection, input, started);
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

@@ -69,6 +69,6 @@ async function publishOnce<T>(
     return result;
   } finally {
     tx.abort();
-    session.close();
+    await session.close();
   }
 }

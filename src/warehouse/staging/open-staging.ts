@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../../normalize/rows.js';
 import { applyMigrations } from '../apply-migrations.js';
-import { type OpenDatabase, openWriter, STAGING_SETTINGS } from '../open-database.js';
+import { openWriter, STAGING_SETTINGS, type WriterDatabase } from '../open-database.js';
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 import type { StagingWriter } from '../types.js';
 import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
@@ -42,14 +42,14 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
     await applyMigrations(db.connection);
     return new StagingFile(path, db, await stagedUnits(db.connection), await tableColumns(db.connection));
   } catch (error) {
-    db.close();
+    await db.close();
     throw error;
   }
 }
 
 /** An open staging file. Calls run one at a time: the connection and appenders are not re-entrant. */
 class StagingFile implements StagingWriter {
-  readonly #db: OpenDatabase;
+  readonly #db: WriterDatabase;
   readonly #staged: StagedUnits;
   readonly #appenders = new Map<string, TableAppender>();
   #closed = false;
@@ -65,7 +65,7 @@ class StagingFile implements StagingWriter {
 
   constructor(
     readonly path: string,
-    db: OpenDatabase,
+    db: WriterDatabase,
     staged: StagedUnits,
     columns: ReadonlyMap<string, readonly string[]>,
   ) {
@@ -175,7 +175,7 @@ class StagingFile implements StagingWriter {
         else await this.#db.connection.run('pragma disable_checkpoint_on_shutdown');
         return await work(this.#db.connection);
       } finally {
-        this.#db.close();
+        await this.#db.close();
       }
     });
   }

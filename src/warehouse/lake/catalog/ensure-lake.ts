@@ -78,7 +78,7 @@ export async function ensureLake(
     throw error;
   } finally {
     tx.abort();
-    session.close();
+    await session.close();
   }
 }
 
@@ -119,7 +119,7 @@ async function finishCatalog(dataDir: string, schema: string): Promise<void> {
   try {
     await writeStampedCatalog(dataDir, session.tx, schema);
   } finally {
-    session.close();
+    await session.close();
   }
 }
 

@@ -1,14 +1,11 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { applyMigrations } from '../../apply-migrations.js';
+import { leaseDuckDB } from '../../duckdb-pool.js';
 import { STAGING_DIR_NAME } from '../../warehouse-paths.js';
 import { LakeTransaction } from '../lake-transaction.js';
 import { lakePath } from './lake-layout.js';
 import { describeLakeTables, type LakeTable } from './lake-tables.js';
-
-/** Prefix of a lake session's spill folder in .staging/ (removed after; leftovers at the next). */
-const SPILL_PREFIX = 'lake-spill-';
 
 /**
  * The lake tables as the shipped migrations define them: the same for every session of a
@@ -19,24 +16,17 @@ let shippedTables: Promise<Map<string, LakeTable>> | undefined;
 /**
  * A DuckDB work session for one lake publish: an in-memory database holding the warehouse's
  * tables as the migrations define them (empty: scratch space with the right types), DuckDB
- * spilling to <dataDir>/.staging/ past `settings.memory_limit`, and a LakeTransaction.
+ * spilling into <dataDir>/.staging/ past `settings.memory_limit`, and a LakeTransaction. The
+ * instance is the pool's (duckdb-pool.ts): close() hands it back for the next session.
  */
 export async function openLakeSession(
   dataDir: string,
   settings: Readonly<Record<string, string>>,
-): Promise<{ tx: LakeTransaction; close(): void }> {
+): Promise<{ tx: LakeTransaction; close(): Promise<void> }> {
   const staging = join(dataDir, STAGING_DIR_NAME);
   mkdirSync(staging, { recursive: true });
-  for (const name of readdirSync(staging))
-    if (name.startsWith(SPILL_PREFIX)) rmSync(join(staging, name), { recursive: true, force: true });
-  const spill = join(staging, `${SPILL_PREFIX}${process.pid}-${Date.now()}`);
-  const instance = await DuckDBInstance.create(':memory:', { temp_directory: spill, ...settings });
-  const connection = await instance.connect();
-  const close = () => {
-    connection.closeSync();
-    instance.closeSync();
-    rmSync(spill, { recursive: true, force: true });
-  };
+  const lease = await leaseDuckDB(staging, settings);
+  const { connection } = lease;
   try {
     await applyMigrations(connection);
     shippedTables ??= describeLakeTables(connection).catch((error) => {
@@ -44,9 +34,9 @@ export async function openLakeSession(
       throw error;
     });
     const tables = await shippedTables;
-    return { tx: new LakeTransaction(lakePath(dataDir), connection, tables), close };
+    return { tx: new LakeTransaction(lakePath(dataDir), connection, tables), close: () => lease.release() };
   } catch (error) {
-    close();
+    await lease.release();
     throw error;
   }
 }

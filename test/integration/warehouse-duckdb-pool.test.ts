@@ -1,0 +1,95 @@
+/** leaseDuckDB: a released instance is reset and taken by the next session with its settings. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeIdleDuckDB, leaseDuckDB } from '../../src/warehouse/duckdb-pool.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const SETTINGS = { memory_limit: '32MB', threads: '1' };
+
+async function one(lease: Awaited<ReturnType<typeof leaseDuckDB>>, sql: string): Promise<unknown> {
+  return (await lease.connection.runAndReadAll(sql)).getRows()[0]?.[0];
+}
+
+describe('leaseDuckDB', () => {
+  afterEach(() => closeIdleDuckDB());
+
+  it('hands a released instance to the next session as new: nothing attached, created or changed', async () => {
+    const dir = tempDir('cw-pool-');
+    const file = join(dir, 'f.duckdb');
+    const first = await leaseDuckDB(dir, SETTINGS, [`attach '${file}' as f`]);
+    const spill = await one(first, "select current_setting('temp_directory')");
+    await first.connection.run('create table memory.main.scratch as select 1 as a');
+    await first.connection.run('create temp table t as select 1 as a');
+    await first.connection.run('create table f.kept as select range as i from range(10)');
+    await first.connection.run('begin transaction');
+    await first.connection.run('insert into memory.main.scratch values (2)');
+    // Left open: release rolls it back with the connection.
+    await first.connection.run('pragma disable_checkpoint_on_shutdown');
+    await first.release();
+    // The file was detached without a checkpoint, as the session asked: its WAL is still there.
+    expect(existsSync(`${file}.wal`)).toBe(true);
+
+    const second = await leaseDuckDB(dir, SETTINGS);
+    try {
+      expect(await one(second, "select current_setting('temp_directory')")).toBe(spill);
+      expect(
+        await one(second, 'select list(database_name order by 1) from duckdb_databases() where not internal'),
+      ).toEqual(expect.objectContaining({ items: ['memory'] }));
+      expect(await one(second, 'select count(*)::integer from duckdb_tables()')).toBe(0);
+      expect(await one(second, "select current_setting('memory_limit')")).toBe('30.5 MiB');
+      // Checkpoints on shutdown are on again: a file written and detached leaves no WAL.
+      await second.connection.run(`attach '${file}' as f`);
+      expect(await one(second, 'select count(*)::integer from f.kept')).toBe(10);
+      await second.connection.run('insert into f.kept values (10)');
+      await second.connection.run('detach f');
+      expect(existsSync(`${file}.wal`)).toBe(false);
+    } finally {
+      await second.release();
+    }
+  });
+
+  it('gives a session with other settings, or one that runs beside another, an instance of its own', async () => {
+    const dir = tempDir('cw-pool-');
+    const spillOf = async (lease: Awaited<ReturnType<typeof leaseDuckDB>>) =>
+      one(lease, "select current_setting('temp_directory')");
+    const a = await leaseDuckDB(dir, SETTINGS);
+    const b = await leaseDuckDB(dir, SETTINGS);
+    const [spillA, spillB] = [await spillOf(a), await spillOf(b)];
+    expect(spillA).not.toBe(spillB);
+    await a.release();
+    await b.release();
+    // One idle instance per folder and settings: b's replaced a's, which closed.
+    const c = await leaseDuckDB(dir, SETTINGS);
+    expect(await spillOf(c)).toBe(spillB);
+    const d = await leaseDuckDB(dir, { ...SETTINGS, memory_limit: '48MB' });
+    expect(await spillOf(d)).not.toBe(spillB);
+    await c.release();
+    await d.release();
+  });
+
+  it('removes its spill folder when it closes, and those of processes that are gone when it starts', async () => {
+    const dir = tempDir('cw-pool-');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    for (const name of [
+      `duckdb-spill-${gone}-1`,
+      `lake-spill-${gone}-1700000000000`,
+      `duckdb-spill-${process.ppid}-1`,
+    ])
+      mkdirSync(join(dir, name));
+    const lease = await leaseDuckDB(dir, SETTINGS);
+    // Spill past the limit, so that DuckDB writes into its folder.
+    await lease.connection.run(
+      'create table big as select range as i, md5(range::varchar) as m from range(2000000)',
+    );
+    const spill = String(await one(lease, "select current_setting('temp_directory')"));
+    expect(existsSync(spill)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(
+      [`duckdb-spill-${process.ppid}-1`, spill.slice(dir.length + 1)].sort(),
+    );
+    await lease.release();
+    closeIdleDuckDB();
+    expect(readdirSync(dir)).toEqual([`duckdb-spill-${process.ppid}-1`]);
+  });
+});
