@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { sqlIdentifier } from './warehouse-paths.js';
@@ -44,6 +44,8 @@ interface PooledInstance {
   /** The spill folders' folder and the settings: what a session must match to take it. */
   readonly key: string;
   readonly spill: string;
+  /** Whether DuckDB made its spill folder: it cannot spill again if the folder is removed. */
+  spilled?: boolean;
   idleTimer?: NodeJS.Timeout;
 }
 
@@ -95,15 +97,21 @@ export function closeIdleDuckDB(): void {
   for (const entry of idle.splice(0)) closeInstance(entry);
 }
 
+/** The idle instance of `key`; one whose spill folder was removed since is closed instead. */
 function takeIdle(key: string): PooledInstance | undefined {
   const index = idle.findIndex((entry) => entry.key === key);
   if (index < 0) return undefined;
-  const [entry] = idle.splice(index, 1);
-  clearTimeout(entry!.idleTimer);
+  const entry = idle.splice(index, 1)[0]!;
+  clearTimeout(entry.idleTimer);
+  if (entry.spilled && !existsSync(entry.spill)) {
+    closeInstance(entry);
+    return undefined;
+  }
   return entry;
 }
 
 function keepIdle(entry: PooledInstance): void {
+  entry.spilled ||= existsSync(entry.spill);
   // One idle instance per folder and settings: a second would only hold memory.
   const other = takeIdle(entry.key);
   if (other) closeInstance(other);

@@ -1,6 +1,6 @@
 /** leaseDuckDB: a released instance is reset and taken by the next session with its settings. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeIdleDuckDB, leaseDuckDB } from '../../src/warehouse/duckdb-pool.js';
@@ -91,5 +91,24 @@ describe('leaseDuckDB', () => {
     await lease.release();
     closeIdleDuckDB();
     expect(readdirSync(dir)).toEqual([`duckdb-spill-${process.ppid}-1`]);
+  });
+
+  it('does not hand out an instance whose spill folder was removed while it was idle', async () => {
+    const dir = tempDir('cw-pool-');
+    const spillBig =
+      'create or replace table big as select range as i, md5(range::varchar) as m from range(2000000)';
+    const first = await leaseDuckDB(dir, SETTINGS);
+    await first.connection.run(spillBig);
+    const spill = String(await one(first, "select current_setting('temp_directory')"));
+    await first.release();
+    rmSync(spill, { recursive: true, force: true });
+    const second = await leaseDuckDB(dir, SETTINGS);
+    try {
+      expect(await one(second, "select current_setting('temp_directory')")).not.toBe(spill);
+      await second.connection.run(spillBig);
+      expect(await one(second, 'select count(*)::integer from big')).toBe(2_000_000);
+    } finally {
+      await second.release();
+    }
   });
 });
