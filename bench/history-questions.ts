@@ -94,8 +94,8 @@ export function historyQuestions(latest: string): Record<string, Question> {
   };
 }
 
-/** Runs per question: one to warm the OS cache, then the median of the rest. */
-export const QUESTION_RUNS = 6;
+/** Runs per question and target: one to warm the OS cache, then the median of the rest. */
+export const QUESTION_RUNS = 11;
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -124,8 +124,10 @@ export interface QuestionResults {
 
 /**
  * Median ms of each target's questions, each DuckDB file opened read-only (one connection
- * each, held through the run), and their answers. Question by question, every target in turn
- * asks it, so a shared machine's load weighs on the targets alike.
+ * each, held through the run), and their answers. Question by question, and run by run every
+ * target in turn, so that a burst of load on a shared machine (the writeback of a clone, say)
+ * weighs on the targets alike: asked five times in a row per target, one question's 180-day
+ * median once came out three times its 1,095-day one.
  */
 export async function timeQuestions(targets: readonly QuestionTarget[]): Promise<QuestionResults[]> {
   const opened: { instance: DuckDBInstance; connection: DuckDBConnection }[] = [];
@@ -136,19 +138,20 @@ export async function timeQuestions(targets: readonly QuestionTarget[]): Promise
     }
     const out = targets.map((): QuestionResults => ({ ms: {}, answers: {} }));
     const names = [...new Set(targets.flatMap((t) => Object.keys(t.sqls)))];
-    for (const name of names)
-      for (const [i, target] of targets.entries()) {
+    for (const name of names) {
+      const asking = targets.flatMap((target, i) => {
         const sql = target.sqls[name];
-        if (sql === undefined) continue;
-        const times: number[] = [];
-        for (let run = 0; run < QUESTION_RUNS; run += 1) {
+        return sql === undefined ? [] : [{ i, sql, times: [] as number[] }];
+      });
+      for (let run = 0; run < QUESTION_RUNS; run += 1)
+        for (const { i, sql, times } of asking) {
           const started = performance.now();
           const reader = await opened[i]!.connection.runAndReadAll(sql);
           if (run > 0) times.push(performance.now() - started);
           else out[i]!.answers[name] = answerDigest(reader.getRowsJson());
         }
-        out[i]!.ms[name] = median(times);
-      }
+      for (const { i, times } of asking) out[i]!.ms[name] = median(times);
+    }
     return out;
   } finally {
     for (const { instance, connection } of opened) {
