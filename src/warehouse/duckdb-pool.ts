@@ -29,8 +29,8 @@ import { sqlIdentifier } from './warehouse-paths.js';
  */
 export interface DuckDBLease {
   readonly connection: DuckDBConnection;
-  /** Resets the instance and keeps it for the next session (or closes it). */
-  release(): Promise<void>;
+  /** Ends the session: resets the instance and keeps it for the next one (or closes it). */
+  readonly close: () => Promise<void>;
 }
 
 /** How long a released instance waits for the next session before it closes. */
@@ -51,7 +51,7 @@ interface PooledInstance {
 
 const idle: PooledInstance[] = [];
 let created = 0;
-let exitHookInstalled = false;
+process.once('exit', closeIdleDuckDB);
 
 /**
  * An in-memory DuckDB instance spilling into `root`, created with `settings`, and a new connection
@@ -74,12 +74,12 @@ export async function leaseDuckDB(
     throw error;
   }
   const leased = connection;
-  let released = false;
+  let closed = false;
   return {
     connection: leased,
-    async release() {
-      if (released) return;
-      released = true;
+    close: async () => {
+      if (closed) return;
+      closed = true;
       leased.closeSync();
       try {
         await reset(entry.instance);
@@ -130,10 +130,6 @@ async function createInstance(
   settings: Readonly<Record<string, string>>,
 ): Promise<PooledInstance> {
   removeOrphanSpills(root);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', closeIdleDuckDB);
-  }
   const spill = join(root, `duckdb-spill-${process.pid}-${++created}`);
   const instance = await DuckDBInstance.create(':memory:', { ...settings, temp_directory: spill });
   return { instance, key, spill };

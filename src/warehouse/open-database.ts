@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { leaseDuckDB } from './duckdb-pool.js';
+import { type DuckDBLease, leaseDuckDB } from './duckdb-pool.js';
 import { sqlString } from './warehouse-paths.js';
 
 /** An open DuckDB file with one connection; close() releases the file. */
@@ -73,12 +73,6 @@ export async function openDatabase(
   };
 }
 
-/** A DuckDB file the pipeline writes, open on a pooled instance; close() releases both. */
-export interface WriterDatabase {
-  readonly connection: DuckDBConnection;
-  close(): Promise<void>;
-}
-
 /**
  * Opens a DuckDB file the pipeline writes (staging, a publish's copy): attached with
  * `rowGroupSize` rows per row group to an in-memory instance of the pool (duckdb-pool.ts) and
@@ -90,10 +84,9 @@ export async function openWriter(
   path: string,
   settings: Readonly<Record<string, string>>,
   rowGroupSize = WRITER_ROW_GROUP_SIZE,
-): Promise<WriterDatabase> {
-  const lease = await leaseDuckDB(dirname(path), settings, [
+): Promise<DuckDBLease> {
+  return leaseDuckDB(dirname(path), settings, [
     `attach ${sqlString(path)} as ${WRITER_ALIAS} (row_group_size ${Math.trunc(rowGroupSize)})`,
     `use ${WRITER_ALIAS}`,
   ]);
-  return { connection: lease.connection, close: () => lease.release() };
 }

@@ -3,13 +3,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeIdleDuckDB, leaseDuckDB } from '../../src/warehouse/duckdb-pool.js';
+import { closeIdleDuckDB, type DuckDBLease, leaseDuckDB } from '../../src/warehouse/duckdb-pool.js';
+import { queryRows } from '../helpers/query-rows.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const SETTINGS = { memory_limit: '32MB', threads: '1' };
 
-async function one(lease: Awaited<ReturnType<typeof leaseDuckDB>>, sql: string): Promise<unknown> {
-  return (await lease.connection.runAndReadAll(sql)).getRows()[0]?.[0];
+async function one(lease: DuckDBLease, sql: string): Promise<unknown> {
+  return (await queryRows(lease.connection, sql))[0]?.[0];
 }
 
 describe('leaseDuckDB', () => {
@@ -27,7 +28,7 @@ describe('leaseDuckDB', () => {
     await first.connection.run('insert into memory.main.scratch values (2)');
     // Left open: release rolls it back with the connection.
     await first.connection.run('pragma disable_checkpoint_on_shutdown');
-    await first.release();
+    await first.close();
     // The file was detached without a checkpoint, as the session asked: its WAL is still there.
     expect(existsSync(`${file}.wal`)).toBe(true);
 
@@ -46,27 +47,26 @@ describe('leaseDuckDB', () => {
       await second.connection.run('detach f');
       expect(existsSync(`${file}.wal`)).toBe(false);
     } finally {
-      await second.release();
+      await second.close();
     }
   });
 
   it('gives a session with other settings, or one that runs beside another, an instance of its own', async () => {
     const dir = tempDir('cw-pool-');
-    const spillOf = async (lease: Awaited<ReturnType<typeof leaseDuckDB>>) =>
-      one(lease, "select current_setting('temp_directory')");
+    const spillOf = async (lease: DuckDBLease) => one(lease, "select current_setting('temp_directory')");
     const a = await leaseDuckDB(dir, SETTINGS);
     const b = await leaseDuckDB(dir, SETTINGS);
     const [spillA, spillB] = [await spillOf(a), await spillOf(b)];
     expect(spillA).not.toBe(spillB);
-    await a.release();
-    await b.release();
+    await a.close();
+    await b.close();
     // One idle instance per folder and settings: b's replaced a's, which closed.
     const c = await leaseDuckDB(dir, SETTINGS);
     expect(await spillOf(c)).toBe(spillB);
     const d = await leaseDuckDB(dir, { ...SETTINGS, memory_limit: '48MB' });
     expect(await spillOf(d)).not.toBe(spillB);
-    await c.release();
-    await d.release();
+    await c.close();
+    await d.close();
   });
 
   it('removes its spill folder when it closes, and those of processes that are gone when it starts', async () => {
@@ -88,7 +88,7 @@ describe('leaseDuckDB', () => {
     expect(readdirSync(dir).sort()).toEqual(
       [`duckdb-spill-${process.ppid}-1`, spill.slice(dir.length + 1)].sort(),
     );
-    await lease.release();
+    await lease.close();
     closeIdleDuckDB();
     expect(readdirSync(dir)).toEqual([`duckdb-spill-${process.ppid}-1`]);
   });
@@ -100,7 +100,7 @@ describe('leaseDuckDB', () => {
     const first = await leaseDuckDB(dir, SETTINGS);
     await first.connection.run(spillBig);
     const spill = String(await one(first, "select current_setting('temp_directory')"));
-    await first.release();
+    await first.close();
     rmSync(spill, { recursive: true, force: true });
     const second = await leaseDuckDB(dir, SETTINGS);
     try {
@@ -108,7 +108,7 @@ describe('leaseDuckDB', () => {
       await second.connection.run(spillBig);
       expect(await one(second, 'select count(*)::integer from big')).toBe(2_000_000);
     } finally {
-      await second.release();
+      await second.close();
     }
   });
 });

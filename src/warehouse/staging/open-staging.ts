@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../../normalize/rows.js';
 import { applyMigrations } from '../apply-migrations.js';
-import { openWriter, STAGING_SETTINGS, type WriterDatabase } from '../open-database.js';
+import type { DuckDBLease } from '../duckdb-pool.js';
+import { openWriter, STAGING_SETTINGS } from '../open-database.js';
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 import type { StagingWriter } from '../types.js';
 import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
@@ -49,7 +50,7 @@ export async function openStaging(dataDir: string, name: string): Promise<Stagin
 
 /** An open staging file. Calls run one at a time: the connection and appenders are not re-entrant. */
 class StagingFile implements StagingWriter {
-  readonly #db: WriterDatabase;
+  readonly #db: DuckDBLease;
   readonly #staged: StagedUnits;
   readonly #appenders = new Map<string, TableAppender>();
   #closed = false;
@@ -65,7 +66,7 @@ class StagingFile implements StagingWriter {
 
   constructor(
     readonly path: string,
-    db: WriterDatabase,
+    db: DuckDBLease,
     staged: StagedUnits,
     columns: ReadonlyMap<string, readonly string[]>,
   ) {

@@ -34,9 +34,9 @@ export async function openLakeSession(
       throw error;
     });
     const tables = await shippedTables;
-    return { tx: new LakeTransaction(lakePath(dataDir), connection, tables), close: () => lease.release() };
+    return { tx: new LakeTransaction(lakePath(dataDir), connection, tables), close: lease.close };
   } catch (error) {
-    await lease.release();
+    await lease.close();
     throw error;
   }
 }
