@@ -18,6 +18,7 @@ import {
   dataFileName,
   factLabel,
   factVersion,
+  isYear,
   LAKE_DIR_NAME,
   linkTarget,
   MONTH_ROW_GROUP_SIZE,
@@ -31,10 +32,10 @@ import { sqlString } from '../src/warehouse/warehouse-paths.js';
 /**
  * Gives a lake a long history quickly, in the layout the lake's own publishes and upkeep
  * write: each fact table's files of `from` are copied to each of `dates` with snapshot_date
- * replaced (one COPY per closed month and segment, by date in month row groups, streaming
- * with no sort; one per day of the open month, the month of the newest date; then one per
- * closed year and segment from its month files, written aside, read in order as the upkeep
- * does), in one new version swapped in like a publish; the stream tables' partitions of
+ * replaced (one COPY per closed month, or closed ten days of the open month, and segment, by
+ * date in month row groups, streaming with no sort; one per day of the open ten days, those
+ * of the newest date; then one per closed year and segment from its month files, written
+ * aside, read in order as the upkeep does), in one new version swapped in like a publish; the stream tables' partitions of
  * `from` (received_date) are cloned as hard links. Synchronous (the COPYs run in a child
  * process). A year is not one COPY of a select per day: `union all` of 365 selects kept in
  * order buffered the whole year (6.7 GB spilled before a byte was written).
@@ -65,8 +66,10 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
         const read = `read_parquet(${sqlString(source.path)})`;
         const closed = new Map<string, string[]>();
         for (const date of all) {
-          if (closedPeriodOf(date, newest))
-            closed.set(monthOf(date), [...(closed.get(monthOf(date)) ?? []), date]);
+          const period = closedPeriodOf(date, newest);
+          // A closed year's dates are grouped by month: its file is written from the months'.
+          const group = period && (isYear(period) ? monthOf(date) : period);
+          if (group) closed.set(group, [...(closed.get(group) ?? []), date]);
           else if (date !== from) {
             const out = join(version, dataFileName(factLabel(date, source.segment), vid));
             copies.push(
@@ -75,11 +78,11 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
           }
         }
         const years = new Map<string, string[]>();
-        for (const [month, days] of closed) {
-          const name = dataFileName(factLabel(month, source.segment), vid);
-          const year = closedPeriodOf(month, newest)!;
-          const out = year === month ? join(version, name) : join(months, table, name);
-          if (year !== month) years.set(year, [...(years.get(year) ?? []), out]);
+        for (const [period, days] of closed) {
+          const name = dataFileName(factLabel(period, source.segment), vid);
+          const year = closedPeriodOf(period, newest)!;
+          const out = year === period ? join(version, name) : join(months, table, name);
+          if (year !== period) years.set(year, [...(years.get(year) ?? []), out]);
           // One select per day in date order: the writer keeps that order (no sort to spill).
           const byDay = days.map(
             (d) => `select * replace (${sqlString(d)}::date as snapshot_date) from ${read}`,

@@ -13,9 +13,9 @@
 
 /**
  * How a table is written and laid out in the lake (docs/lake.md):
- *   fact:   daily figures of the extractor; one file per day of the open month and segment
- *           (or `all`), one per closed month and segment, all holding snapshot_date; a sync
- *           replaces the date's rows of the segments it fetched
+ *   fact:   daily figures of the extractor; one file per day of the open ten days and segment
+ *           (or `all`), one per closed ten days, month or year and segment, all holding
+ *           snapshot_date; a sync replaces the date's rows of the segments it fetched
  *   entity: the extractor's latest attributes of each entity, upserted by key (first_seen_at
  *           kept), in one file per month first seen
  *   stream: the sink's rows; one partition per received date, one part per publish, merged

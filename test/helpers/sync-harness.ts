@@ -1,7 +1,7 @@
 /** Shared set-up of the extractor's tests: a simulator on loopback, a temp data dir, a quiet sync. */
 import pino from 'pino';
 import { DEFAULT_SCHEDULE, type SyncConfig } from '../../src/config/sync-config.js';
-import { runSync, type SyncSummary } from '../../src/extract/run-sync.js';
+import { runSync, type SyncDeps, type SyncSummary } from '../../src/extract/run-sync.js';
 import {
   type RunningSimulator,
   type SimulatorInput,
@@ -54,8 +54,12 @@ export function syncConfig(
   };
 }
 
-export function sync(sim: RunningSimulator, config: SyncConfig): Promise<SyncSummary> {
-  return runSync(config, { logger: quietLogger, now: () => sim.clock.now() });
+export function sync(
+  sim: RunningSimulator,
+  config: SyncConfig,
+  deps: Pick<SyncDeps, 'lakeUpkeep'> = {},
+): Promise<SyncSummary> {
+  return runSync(config, { logger: quietLogger, now: () => sim.clock.now(), ...deps });
 }
 
 export async function rows(

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DataCheckSummary } from '../../src/extract/check-before-publish.js';
 import type { InjectedChange } from '../../src/simulator/model/history.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { parseFactFile, periodEnd, periodStart } from '../../src/warehouse/lake/index.js';
 import { rows, startSim, sync, syncConfig, tempDataDir } from '../helpers/sync-harness.js';
 
 const DAY_MS = 86_400_000;
@@ -154,21 +155,24 @@ describe('history checks over simulated days', () => {
     // Every fact file the checks must not read is replaced by garbage: reading one fails the checks.
     const lake = join(dataDir, 'lake');
     // Night 20 is skipped below: the previous snapshot is night 19, the band's 15 are 5 to 19.
-    const needed = (table: string, day: string) =>
-      (table === 'campaign_metrics' && day >= dayOf(5)) ||
-      (['campaign_network_metrics', 'post_metrics'].includes(table) && day === dayOf(19));
+    // A file holds a day or, once the upkeep closed them, ten days (1 to 10 here).
+    const needed = (table: string, period: string) =>
+      (table === 'campaign_metrics' && periodEnd(period) >= dayOf(5)) ||
+      (['campaign_network_metrics', 'post_metrics'].includes(table) &&
+        periodStart(period) <= dayOf(19) &&
+        dayOf(19) <= periodEnd(period));
     let spoiled = 0;
     // (The data checks' own tables stay: the view read at the end scans them all.)
     const tables = readdirSync(lake).filter(
       (t) => !t.startsWith('_') && !t.startsWith('check_') && lstatSync(join(lake, t)).isSymbolicLink(),
     );
     for (const table of tables) {
-      // A fact table is one link to a folder of files named `<date>~<segment>.<vid>.parquet`
-      // (the nights are all in one month: no month file yet).
+      // A fact table is one link to a folder of files named `<period>~<segment>.<vid>.parquet`
+      // (the nights are all in one month: day files and a ten-day file, no month file yet).
       const dir = resolve(lake, readlinkSync(join(lake, table)));
       for (const file of readdirSync(dir)) {
-        const day = /^(\d{4}-\d{2}-\d{2})~/.exec(file)?.[1];
-        if (!day || needed(table, day)) continue;
+        const period = parseFactFile(file)?.period;
+        if (!period || needed(table, period)) continue;
         // A new file under the name: the _latest tree's hard links keep the real bytes.
         rmSync(join(dir, file));
         writeFileSync(join(dir, file), 'not parquet');
@@ -178,11 +182,13 @@ describe('history checks over simulated days', () => {
     expect(spoiled).toBeGreaterThan(100);
     // Night 21 compares with night 19, and says so.
     sim.clock.set(new Date(FIRST_NIGHT.getTime() + 21 * DAY_MS));
-    const lateSummary = await sync(sim, syncConfig(sim, dataDir, { concurrency: 8 }));
+    // No upkeep: it would consolidate days 11 to 20, spoiled files included.
+    const lateSummary = await sync(sim, syncConfig(sim, dataDir, { concurrency: 8 }), { lakeUpkeep: false });
     expect(lateSummary.checks.error).toBeUndefined();
     expect(lateSummary.checks.history.error).toBeUndefined();
-    // 15 snapshots of campaign_metrics (14 daily changes), the previous one's networks and posts.
-    expect(lateSummary.checks.history.files).toBe(17);
+    // 15 snapshots of campaign_metrics (14 daily changes: the ten-day file of days 1 to 10 and
+    // ten day files), the previous one's networks and posts.
+    expect(lateSummary.checks.history.files).toBe(13);
     expect(new Set(lateSummary.checks.history.results.map((r) => r.comparedWith))).toEqual(
       new Set([dayOf(19)]),
     );

@@ -1,36 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import { closedPeriodOf, parseFactFile, periodEnd, periodsOf } from '../../src/warehouse/lake/index.js';
+import {
+  closedPeriodOf,
+  parseFactFile,
+  periodEnd,
+  periodStart,
+  periodsOf,
+} from '../../src/warehouse/lake/index.js';
 
 describe("fact files' periods", () => {
-  it('names a day, a month and a year file, and nothing else', () => {
+  it('names a day, a ten-day, a month and a year file, and nothing else', () => {
     expect(parseFactFile('2026-11-20~vip.0abc.parquet')).toEqual({ period: '2026-11-20', segment: 'vip' });
+    expect(parseFactFile('2026-11-D2~vip.0abc.parquet')).toEqual({ period: '2026-11-D2', segment: 'vip' });
+    expect(parseFactFile('2026-11-D4~vip.0abc.parquet')).toBeUndefined();
     expect(parseFactFile('2026-10~all.0abc.parquet')).toEqual({ period: '2026-10', segment: 'all' });
     expect(parseFactFile('2025~all.0abc.parquet')).toEqual({ period: '2025', segment: 'all' });
     expect(parseFactFile('_schema.0abc.parquet')).toBeUndefined();
     expect(parseFactFile('20251~all.0abc.parquet')).toBeUndefined();
   });
 
-  it('closes a year before the newest snapshot year, else a month before its month', () => {
-    const newest = '2026-03-04';
+  it('closes a year before the newest snapshot year, else a month before its month, else ten days before its ten days', () => {
+    const newest = '2026-03-24';
     expect(closedPeriodOf('2025-12-31', newest)).toBe('2025');
     expect(closedPeriodOf('2025-07', newest)).toBe('2025');
     expect(closedPeriodOf('2025', newest)).toBe('2025');
     expect(closedPeriodOf('2026-02-28', newest)).toBe('2026-02');
     expect(closedPeriodOf('2026-01', newest)).toBe('2026-01');
-    expect(closedPeriodOf('2026-03-01', newest)).toBeUndefined();
+    expect(closedPeriodOf('2026-02-D3', newest)).toBe('2026-02');
+    expect(closedPeriodOf('2026-03-01', newest)).toBe('2026-03-D1');
+    expect(closedPeriodOf('2026-03-20', newest)).toBe('2026-03-D2');
+    expect(closedPeriodOf('2026-03-D2', newest)).toBe('2026-03-D2');
+    expect(closedPeriodOf('2026-03-21', newest)).toBeUndefined();
     expect(closedPeriodOf('2026', newest)).toBeUndefined();
+    expect(closedPeriodOf('2026-02-28', '2026-03-04')).toBe('2026-02');
+    expect(closedPeriodOf('2026-03-01', '2026-03-04')).toBeUndefined();
   });
 
   it('orders periods by their last date, each after its own days and before later dates', () => {
-    const periods = ['2026-01-02', '2025', '2026-01', '2025-12-31', '2025-11', '2026-02-01'];
+    const periods = [
+      '2026-01-02',
+      '2025',
+      '2026-01',
+      '2025-12-31',
+      '2025-11',
+      '2026-02-01',
+      '2026-01-D1',
+      '2026-01-10',
+      '2026-01-11',
+      '2026-01-D3',
+      '2026-01-31',
+    ];
     expect(periods.sort((a, b) => (periodEnd(a) < periodEnd(b) ? -1 : 1))).toEqual([
       '2025-11',
       '2025-12-31',
       '2025',
       '2026-01-02',
+      '2026-01-10',
+      '2026-01-D1',
+      '2026-01-11',
+      '2026-01-31',
+      '2026-01-D3',
       '2026-01',
       '2026-02-01',
     ]);
-    expect(periodsOf('2025-06-15')).toEqual(['2025-06-15', '2025-06', '2025']);
+    expect(periodStart('2026-01-D2') > periodEnd('2026-01-D1')).toBe(true);
+    expect(periodStart('2026-01-D2') > periodEnd('2026-01-10')).toBe(true);
+    expect(periodStart('2026-01-D2') > periodEnd('2026-01-11')).toBe(false);
+    expect(periodStart('2026-02') > periodEnd('2026-01-D3')).toBe(true);
+    expect(periodsOf('2025-06-15')).toEqual(['2025-06-15', '2025-06-D2', '2025-06', '2025']);
+    expect(periodsOf('2025-06-30')[1]).toBe('2025-06-D3');
   });
 });

@@ -7,7 +7,9 @@ import { join, resolve } from 'node:path';
  *
  *   <fact>                                     symlink to _versions/<fact>/v.<vid>/: a flat folder
  *                                              of files that hold snapshot_date, sorted by it:
- *     YYYY-MM-DD~<segment>.<vid>.parquet       a day of the open month (FACT_LAYOUT)
+ *     YYYY-MM-DD~<segment>.<vid>.parquet       a day of the open ten days (FACT_LAYOUT)
+ *     YYYY-MM-D1~<segment>.<vid>.parquet       closed ten days of the open month: days 1-10 (D1),
+ *                                              11-20 (D2), 21 to the month's end (D3)
  *     YYYY-MM~<segment>.<vid>.parquet          a closed month of the open year, consolidated
  *                                              (row groups prune)
  *     YYYY~<segment>.<vid>.parquet             a closed year, consolidated from its months
@@ -17,7 +19,7 @@ import { join, resolve } from 'node:path';
  *   <entity>, sync_runs, hooks                 symlink to _versions/<table>/v.<vid>/ (whole table)
  *   _latest/<fact>                             symlink to ../_versions/<fact>/latest.<vid>/: the
  *                                              latest day file of each segment (hard links), never
- *                                              a month's or year's file
+ *                                              a period's file
  *   _versions/<table>/...                      immutable version directories (never matched by
  *                                              the views' globs; Spark and Hive skip `_` names)
  * A publish writes a new version directory (unchanged files hard-linked from the previous one)
@@ -76,7 +78,7 @@ export function newVersionId(): string {
  */
 export const FACT_LAYOUT = 2;
 
-/** A fact file's label: its period (a day, a closed month or year) and its segment (`all` when unsegmented). */
+/** A fact file's label: its period (a day, closed ten days, month or year) and its segment (`all` when unsegmented). */
 export function factLabel(period: string, segment: string): string {
   return `${period}~${segment}`;
 }
@@ -87,7 +89,7 @@ export function parseFactFile(name: string): { period: string; segment: string }
   const at = label?.indexOf('~') ?? -1;
   if (!label || at < 0) return undefined;
   const period = label.slice(0, at);
-  return isDay(period) || isMonth(period) || isYear(period)
+  return isDay(period) || isTenDays(period) || isMonth(period) || isYear(period)
     ? { period, segment: label.slice(at + 1) }
     : undefined;
 }
@@ -111,32 +113,58 @@ export function isYear(value: string): boolean {
 }
 
 /**
- * The periods whose fact file may hold `date`'s rows, smallest first: its day, its month,
- * its year (a segment has at most one of them holding the date).
+ * The ten days of the month a YYYY-MM-DD date is in, `YYYY-MM-D1` (days 1 to 10), `-D2` (11
+ * to 20) or `-D3` (21 to the month's end): the open month's days are consolidated by ten, so
+ * that a table is at most ten day files, two ten-day files, 11 month files and its years.
  */
-export function periodsOf(date: string): [string, string, string] {
-  return [date, monthOf(date), yearOf(date)];
+export function tenDaysOf(date: string): string {
+  const day = Number(date.slice(8, 10));
+  return `${monthOf(date)}-D${day <= 10 ? 1 : day <= 20 ? 2 : 3}`;
+}
+
+export function isTenDays(value: string): boolean {
+  return /^\d{4}-\d{2}-D[123]$/.test(value);
 }
 
 /**
- * The closed period a fact file of `period` (a day, month or year) belongs to when the
- * table's newest snapshot is `newest`: its year when that year is before `newest`'s, else its
- * month when that month is before `newest`'s, else undefined (the open month's day files,
- * and a file of the open year that is no day's: they stay as they are). Closed from the data,
- * not the clock (facts/consolidate-facts.ts).
+ * The periods whose fact file may hold `date`'s rows, smallest first: its day, its ten days,
+ * its month, its year (a segment has at most one of them holding the date).
+ */
+export function periodsOf(date: string): [string, string, string, string] {
+  return [date, tenDaysOf(date), monthOf(date), yearOf(date)];
+}
+
+/**
+ * The closed period a fact file of `period` (a day, ten days, a month or a year) belongs to
+ * when the table's newest snapshot is the day `newest`: its year when that year is before
+ * `newest`'s, else its month when that month is before `newest`'s, else its ten days when
+ * those are before `newest`'s, else undefined (the open ten days' day files, and a file of
+ * the open year or month that is no day's: they stay as they are). Closed from the data, not
+ * the clock (facts/consolidate-facts.ts).
  */
 export function closedPeriodOf(period: string, newest: string): string | undefined {
   if (yearOf(period) < yearOf(newest)) return yearOf(period);
-  if (!isYear(period) && monthOf(period) < monthOf(newest)) return monthOf(period);
-  return undefined;
+  if (isYear(period)) return undefined;
+  if (monthOf(period) < monthOf(newest)) return monthOf(period);
+  if (isMonth(period)) return undefined;
+  const tenDays = isDay(period) ? tenDaysOf(period) : period;
+  return tenDays < tenDaysOf(newest) ? tenDays : undefined;
 }
 
 /**
  * A key of a fact file's period that sorts, as a string, after every date the period holds
- * and before every later date: a day is itself, a month `YYYY-MM-99`, a year `YYYY-99-99`.
+ * and before every later date: a day is itself, ten days their last day number and `~`
+ * (`YYYY-MM-10~`, `-20~`, `-31~`), a month `YYYY-MM-99`, a year `YYYY-99-99`.
  */
 export function periodEnd(period: string): string {
+  if (isTenDays(period)) return `${monthOf(period)}-${['10', '20', '31'][Number(period.slice(9)) - 1]}~`;
   return `${period}-99-99`.slice(0, 10);
+}
+
+/** The first key of a period in periodEnd's order (no earlier date sorts after it). */
+export function periodStart(period: string): string {
+  if (isTenDays(period)) return `${monthOf(period)}-${['01', '11', '21'][Number(period.slice(9)) - 1]}`;
+  return `${period}-00-00`.slice(0, 10);
 }
 
 /** `<label>.<vid>.parquet`: labels are a fact file's period~segment, an entity's month, `p` (a sink part), `c` (compacted), `_schema`. */

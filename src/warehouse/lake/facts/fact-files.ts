@@ -1,7 +1,15 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../../warehouse-paths.js';
-import { isDay, labelOf, parseFactFile, periodEnd, periodsOf, SCHEMA_FILE } from '../core/lake-layout.js';
+import {
+  isDay,
+  labelOf,
+  parseFactFile,
+  periodEnd,
+  periodStart,
+  periodsOf,
+  SCHEMA_FILE,
+} from '../core/lake-layout.js';
 import { type LinkedVersion, linkedVersion } from '../core/link-target.js';
 
 /** A data file of a fact table's live version: a day's, a closed month's or a closed year's rows of one segment. */
@@ -39,14 +47,14 @@ export function factVersionOf(version: LinkedVersion): FactVersion {
   return { version, files, anchor };
 }
 
-/** Whether a fact file holds one day, rather than a closed month's or year's several dates. */
+/** Whether a fact file holds one day, rather than closed ten days', a month's or a year's several dates. */
 export function isDayFile(file: FactFile): boolean {
   return isDay(file.period);
 }
 
 /**
  * The file among `files` (a live version's, read once for several dates or segments) holding
- * `date`'s rows of `segment`, if there is one: its day file, or its month's or year's file
+ * `date`'s rows of `segment`, if there is one: its day file, or its ten days', month's or year's file
  * (which holds other dates too: read it through factRows, filtered by date).
  */
 export function fileHolding(files: readonly FactFile[], date: string, segment: string): string | undefined {
@@ -57,14 +65,14 @@ export function fileHolding(files: readonly FactFile[], date: string, segment: s
   return undefined;
 }
 
-/** A subquery of one date's rows of a fact file (a month's or year's file holds other dates too). */
+/** A subquery of one date's rows of a fact file (a period's file holds other dates too). */
 export function factRows(path: string, date: string): string {
   return `(select * from read_parquet(${sqlString(path)}) where snapshot_date = ${sqlString(date)}::date)`;
 }
 
 /**
  * Per segment, its last `count` snapshot dates of a fact table before `before`, latest first,
- * each with the file holding it: day files from the listing alone; a month's or year's file,
+ * each with the file holding it: day files from the listing alone; a period's file,
  * only when the later files' dates are too few, is asked which dates it holds (one column of
  * one file; its row groups' statistics skip the dates from `before` on).
  */
@@ -79,7 +87,7 @@ export async function recentFactDates(
   const out = new Map<string, { date: string; file: string }[]>(segments.map((s) => [s, []]));
   // Newest first; a month or year sorts after its own days (a day file of a period being consolidated).
   const files = [...(factVersion(lake, table)?.files ?? [])]
-    .filter((f) => f.period < before)
+    .filter((f) => periodStart(f.period) < before)
     .sort((a, b) => (periodEnd(a.period) < periodEnd(b.period) ? 1 : -1));
   for (const file of files) {
     const list = out.get(file.segment);

@@ -29,8 +29,8 @@ export function readLatest(lake: string, table: string): Map<string, LatestEntry
 /**
  * The latest snapshot of every segment found in the table's live files, newest first (after
  * a conversion or an upgrade, or when a re-run removed a segment's latest rows): a day file's
- * date from its name; a month's or year's file (a segment whose last snapshot is in a closed
- * month or year) is asked its latest date. `skip`: a date being replaced (the caller knows its
+ * date from its name; a ten days', month's or year's file (a segment whose last snapshot is in
+ * a closed period) is asked its latest date. `skip`: a date being replaced (the caller knows its
  * new files); `live`: the files to scan, when not the live version's (an upgrade's new version).
  */
 export async function scanLatest(
@@ -40,7 +40,9 @@ export async function scanLatest(
   live: readonly FactFile[] = factVersion(tx.lake, table.name)?.files ?? [],
 ): Promise<Map<string, LatestEntry>> {
   const entries = new Map<string, LatestEntry>();
-  const files = [...live].filter((f) => f.period !== skip).sort((a, b) => (a.period < b.period ? 1 : -1));
+  const files = [...live]
+    .filter((f) => f.period !== skip)
+    .sort((a, b) => (periodEnd(a.period) < periodEnd(b.period) ? 1 : -1));
   for (const file of files) {
     const entry = entries.get(file.segment);
     if (isDayFile(file)) {
@@ -96,7 +98,7 @@ export async function nextLatest(
 
 /**
  * Writes a `_latest/<table>` version holding `entries` and the table's schema anchor (hard
- * links, one flat folder), and publishes it with `tx`. An entry in a month's or year's file
+ * links, one flat folder), and publishes it with `tx`. An entry in a period's file
  * gets a day file of its date's rows written instead: latest_<fact> must never read a whole
  * month.
  */

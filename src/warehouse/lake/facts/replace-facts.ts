@@ -11,9 +11,9 @@ import { readFactFiles, writeMonthFile } from './write-month.js';
  * Replaces the facts of one date for `segments` (['all'] for a segment-less table): the
  * table gets a new version in which each replaced segment has a new file of the date's
  * `staged` rows (one row per key) and every other file is a hard link; the table's
- * latest-snapshot tree follows. A date of a closed month or year already consolidated rewrites
- * that month's or year's file with the date replaced (a backfill's cost: seconds for a month,
- * the time of reading and writing the year for a year). Returns the rows written.
+ * latest-snapshot tree follows. A date of closed ten days, a closed month or year already
+ * consolidated rewrites that period's file with the date replaced (a backfill's cost: seconds
+ * for a month, the time of reading and writing the year for a year). Returns the rows written.
  * Its cost follows the date's rows (plus a link per file), not the history.
  */
 export async function replaceFacts(

@@ -27,21 +27,28 @@ export function monthRowGroupRows(table: LakeTable): number {
   return table.wide ? WIDE_ROW_GROUP_SIZE : MONTH_ROW_GROUP_SIZE;
 }
 
+/** Connections inside withMonthSettings (a nested call changes nothing). */
+const inMonthSettings = new WeakSet<DuckDBConnection>();
+
 /**
  * Runs `work` with the memory limit raised to MONTH_WRITE_MEMORY and insertion order kept
  * (a COPY of files listed by date then writes them in that order, with no sort), then sets
- * both back.
+ * both back. Each change of the limit purges the allocator of the whole process (DuckDB's
+ * FlushAll): several writes run in one call.
  */
-async function withMonthSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+export async function withMonthSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  if (inMonthSettings.has(connection)) return work();
   const reader = await connection.runAndReadAll(
     "select current_setting('memory_limit'), current_setting('preserve_insertion_order')",
   );
   const [memory, order] = reader.getRows()[0]!.map(String) as [string, string];
   await connection.run(`set memory_limit = ${sqlString(MONTH_WRITE_MEMORY)}`);
   await connection.run('set preserve_insertion_order = true');
+  inMonthSettings.add(connection);
   try {
     return await work();
   } finally {
+    inMonthSettings.delete(connection);
     await connection.run(`set memory_limit = ${sqlString(memory)}`);
     await connection.run(`set preserve_insertion_order = ${order === 'true'}`);
   }
@@ -93,7 +100,8 @@ export function writeMonthFile(
  * those dates' rows of the segment (file columns), by date when `inDateOrder` (no sort then).
  * Closed years stay month files here (an upgrade, a conversion): the next upkeep
  * (consolidateFacts) writes their year files from those sorted months with no sort, whereas a
- * year's `rows` need not come by date and would be sorted whole. Returns the rows written.
+ * year's `rows` need not come by date and would be sorted whole; it also writes the open
+ * month's closed ten days from their day files. Returns the rows written.
  */
 export async function writeFactHistory(
   tx: LakeTransaction,
@@ -118,15 +126,18 @@ export async function writeFactHistory(
     group.dates.push(date);
     closed.set(key, group);
   }
-  for (const { month, segment, dates } of closed.values())
-    written += await writeMonthFile(
-      tx,
-      table,
-      version,
-      month,
-      segment,
-      rows(dates.sort(), segment),
-      inDateOrder,
-    );
+  if (closed.size > 0)
+    await withMonthSettings(tx.connection, async () => {
+      for (const { month, segment, dates } of closed.values())
+        written += await writeMonthFile(
+          tx,
+          table,
+          version,
+          month,
+          segment,
+          rows(dates.sort(), segment),
+          inDateOrder,
+        );
+    });
   return written;
 }
