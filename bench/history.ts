@@ -89,7 +89,7 @@ export async function runHistoryBench(args: string[]): Promise<Figures> {
     process.exitCode = 2;
     return {};
   }
-  const root = tempDir('history');
+  const root = tempDir('history', args.includes('--keep'));
   const started = performance.now();
   const loadStart = loadavg()[0]!;
   const disk = new DiskPeak(root);
