@@ -5,12 +5,12 @@ import { type FactFile, factVersion } from './fact-files.js';
 import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
 
 /**
- * The newest period among a fact table's files (its newest snapshot date, as every table has
- * day files of its open ten days): ten days, months and years before its own are closed. From the data,
- * not the clock: a month closes when a snapshot of a later one was published, so a catch-up
- * of a month's last days run after midnight still lands as day files, a backfill of old dates
- * is consolidated at the next upkeep, and the same lake consolidates the same way whenever
- * the upkeep runs.
+ * The newest period among a fact table's files, by periodEnd (its newest snapshot date, as
+ * every table has day files of its open ten days): ten days, months and years before its own
+ * are closed. From the data, not the clock: a month closes when a snapshot of a later one was
+ * published, so a catch-up of a month's last days run after midnight still lands as day
+ * files, a backfill of old dates is consolidated at the next upkeep, and the same lake
+ * consolidates the same way whenever the upkeep runs.
  */
 export function newestPeriod(files: readonly FactFile[]): string | undefined {
   let newest: string | undefined;

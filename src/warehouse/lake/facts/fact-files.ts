@@ -12,12 +12,12 @@ import {
 } from '../core/lake-layout.js';
 import { type LinkedVersion, linkedVersion } from '../core/link-target.js';
 
-/** A data file of a fact table's live version: a day's, a closed month's or a closed year's rows of one segment. */
+/** A data file of a fact table's live version: a day's, closed ten days', a closed month's or a closed year's rows of one segment. */
 export interface FactFile {
   readonly name: string;
   /** Absolute, in the version directory (stays valid after the table's link is swapped). */
   readonly path: string;
-  /** YYYY-MM-DD (a day file), YYYY-MM (a closed month's file) or YYYY (a closed year's). */
+  /** YYYY-MM-DD (a day file), YYYY-MM-D1..D3 (closed ten days'), YYYY-MM (a closed month's) or YYYY (a closed year's). */
   readonly period: string;
   readonly segment: string;
 }
@@ -54,8 +54,8 @@ export function isDayFile(file: FactFile): boolean {
 
 /**
  * The file among `files` (a live version's, read once for several dates or segments) holding
- * `date`'s rows of `segment`, if there is one: its day file, or its ten days', month's or year's file
- * (which holds other dates too: read it through factRows, filtered by date).
+ * `date`'s rows of `segment`, if there is one: its day file, or its ten days', month's or
+ * year's file (which holds other dates too: read it through factRows, filtered by date).
  */
 export function fileHolding(files: readonly FactFile[], date: string, segment: string): string | undefined {
   for (const period of periodsOf(date)) {
