@@ -14,6 +14,9 @@ const REPORT_RSS = join(packageRoot(), 'bench', 'report-rss.mjs');
 
 /** Temp directories removed when the benchmark's process exits. */
 const removeAtExit: string[] = [];
+process.once('exit', () => {
+  for (const path of removeAtExit) rmSync(path, { recursive: true, force: true });
+});
 
 /**
  * A new temp directory for a benchmark's data, removed when the process exits (a checks run
@@ -21,13 +24,7 @@ const removeAtExit: string[] = [];
  */
 export function tempDir(prefix: string, keep = false): string {
   const dir = mkdtempSync(join(tmpdir(), `cw-bench-${prefix}-`));
-  if (!keep) {
-    if (removeAtExit.length === 0)
-      process.once('exit', () => {
-        for (const path of removeAtExit) rmSync(path, { recursive: true, force: true });
-      });
-    removeAtExit.push(dir);
-  }
+  if (!keep) removeAtExit.push(dir);
   return dir;
 }
 

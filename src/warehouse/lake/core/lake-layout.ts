@@ -157,15 +157,32 @@ export function closedPeriodOf(period: string, newest: string): string | undefin
  * (`YYYY-MM-10~`, `-20~`, `-31~`), a month `YYYY-MM-99`, a year `YYYY-99-99`.
  */
 export function periodEnd(period: string): string {
-  if (isTenDays(period)) return `${monthOf(period)}-${['10', '20', '31'][Number(period.slice(9)) - 1]}~`;
+  if (isTenDays(period)) return `${monthOf(period)}-${tenDayBounds(period)[1]}~`;
   return `${period}-99-99`.slice(0, 10);
 }
 
 /** The first key of a period in periodEnd's order (no earlier date sorts after it). */
 export function periodStart(period: string): string {
-  if (isTenDays(period)) return `${monthOf(period)}-${['01', '11', '21'][Number(period.slice(9)) - 1]}`;
+  if (isTenDays(period)) return `${monthOf(period)}-${tenDayBounds(period)[0]}`;
   return `${period}-00-00`.slice(0, 10);
 }
+
+/** A sort of periods by periodEnd: the earliest first (reverse the arguments for the latest first). */
+export function comparePeriods(a: string, b: string): number {
+  const [endA, endB] = [periodEnd(a), periodEnd(b)];
+  return endA < endB ? -1 : endA > endB ? 1 : 0;
+}
+
+/** The first and last day numbers of `YYYY-MM-D1..D3` (D3's last is 31, whatever the month). */
+function tenDayBounds(period: string): readonly [string, string] {
+  return TEN_DAY_BOUNDS[Number(period.slice(9)) - 1]!;
+}
+
+const TEN_DAY_BOUNDS = [
+  ['01', '10'],
+  ['11', '20'],
+  ['21', '31'],
+] as const;
 
 /** `<label>.<vid>.parquet`: labels are a fact file's period~segment, an entity's month, `p` (a sink part), `c` (compacted), `_schema`. */
 export function dataFileName(label: string, vid: string): string {

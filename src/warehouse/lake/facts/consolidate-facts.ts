@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { closedPeriodOf, periodEnd, periodStart } from '../core/lake-layout.js';
+import { closedPeriodOf, comparePeriods, periodEnd, periodStart } from '../core/lake-layout.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { type FactFile, factVersion } from './fact-files.js';
 import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
@@ -15,7 +15,7 @@ import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.
 export function newestPeriod(files: readonly FactFile[]): string | undefined {
   let newest: string | undefined;
   for (const file of files)
-    if (newest === undefined || periodEnd(file.period) > periodEnd(newest)) newest = file.period;
+    if (newest === undefined || comparePeriods(file.period, newest) > 0) newest = file.period;
   return newest;
 }
 
@@ -74,7 +74,7 @@ export async function consolidateFacts(tx: LakeTransaction): Promise<Record<stri
         current.version,
       );
       for (const { period, segment, files } of closing) {
-        const ordered = [...files].sort((a, b) => (periodEnd(a.period) < periodEnd(b.period) ? -1 : 1));
+        const ordered = [...files].sort((a, b) => comparePeriods(a.period, b.period));
         const select = readFactFiles(
           table,
           anchor,

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../../warehouse-paths.js';
 import {
+  comparePeriods,
   isDay,
   labelOf,
   parseFactFile,
-  periodEnd,
   periodStart,
   periodsOf,
   SCHEMA_FILE,
@@ -88,7 +88,7 @@ export async function recentFactDates(
   // Newest first; a month or year sorts after its own days (a day file of a period being consolidated).
   const files = [...(factVersion(lake, table)?.files ?? [])]
     .filter((f) => periodStart(f.period) < before)
-    .sort((a, b) => (periodEnd(a.period) < periodEnd(b.period) ? 1 : -1));
+    .sort((a, b) => comparePeriods(b.period, a.period));
   for (const file of files) {
     const list = out.get(file.segment);
     if (!list || list.length >= count) continue;

@@ -2,7 +2,14 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ALL_SEGMENT } from '../../table-registry.js';
 import { sqlString } from '../../warehouse-paths.js';
-import { dataFileName, factLabel, latestLinkPath, parseFactFile, periodEnd } from '../core/lake-layout.js';
+import {
+  comparePeriods,
+  dataFileName,
+  factLabel,
+  latestLinkPath,
+  parseFactFile,
+  periodEnd,
+} from '../core/lake-layout.js';
 import type { LakeTable } from '../core/lake-tables.js';
 import { linkTarget } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';
@@ -40,9 +47,7 @@ export async function scanLatest(
   live: readonly FactFile[] = factVersion(tx.lake, table.name)?.files ?? [],
 ): Promise<Map<string, LatestEntry>> {
   const entries = new Map<string, LatestEntry>();
-  const files = [...live]
-    .filter((f) => f.period !== skip)
-    .sort((a, b) => (periodEnd(a.period) < periodEnd(b.period) ? 1 : -1));
+  const files = [...live].filter((f) => f.period !== skip).sort((a, b) => comparePeriods(b.period, a.period));
   for (const file of files) {
     const entry = entries.get(file.segment);
     if (isDayFile(file)) {

@@ -5,7 +5,7 @@ import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-table
 import type { LakeTransaction } from '../lake-transaction.js';
 import { factVersion } from './fact-files.js';
 import { nextLatest, readLatest, writeLatest } from './latest-tree.js';
-import { readFactFiles, writeMonthFile } from './write-month.js';
+import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
 
 /**
  * Replaces the facts of one date for `segments` (['all'] for a segment-less table): the
@@ -65,7 +65,9 @@ export async function replaceFacts(
     const select = `${read} where snapshot_date < ${day}
       union all select ${columns} from (${staged(where)})
       union all ${read} where snapshot_date > ${day}`;
-    const written = await writeMonthFile(tx, table, version, closed.period, segment, select, true);
+    const written = await withMonthSettings(tx.connection, () =>
+      writeMonthFile(tx, table, version, closed.period, segment, select, true),
+    );
     const dateRows = written - Number(kept.getRows()[0]![0]);
     if (dateRows > 0)
       files.set(segment, join(version.dir, dataFileName(factLabel(closed.period, segment), version.vid)));

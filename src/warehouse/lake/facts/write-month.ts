@@ -27,28 +27,22 @@ export function monthRowGroupRows(table: LakeTable): number {
   return table.wide ? WIDE_ROW_GROUP_SIZE : MONTH_ROW_GROUP_SIZE;
 }
 
-/** Connections inside withMonthSettings (a nested call changes nothing). */
-const inMonthSettings = new WeakSet<DuckDBConnection>();
-
 /**
  * Runs `work` with the memory limit raised to MONTH_WRITE_MEMORY and insertion order kept
  * (a COPY of files listed by date then writes them in that order, with no sort), then sets
  * both back. Each change of the limit purges the allocator of the whole process (DuckDB's
- * FlushAll): several writes run in one call.
+ * FlushAll): a caller runs all its writeMonthFile calls in one call of this.
  */
 export async function withMonthSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  if (inMonthSettings.has(connection)) return work();
   const reader = await connection.runAndReadAll(
     "select current_setting('memory_limit'), current_setting('preserve_insertion_order')",
   );
   const [memory, order] = reader.getRows()[0]!.map(String) as [string, string];
   await connection.run(`set memory_limit = ${sqlString(MONTH_WRITE_MEMORY)}`);
   await connection.run('set preserve_insertion_order = true');
-  inMonthSettings.add(connection);
   try {
     return await work();
   } finally {
-    inMonthSettings.delete(connection);
     await connection.run(`set memory_limit = ${sqlString(memory)}`);
     await connection.run(`set preserve_insertion_order = ${order === 'true'}`);
   }
@@ -68,11 +62,11 @@ export function readFactFiles(table: LakeTable, anchor: string, paths: readonly 
 }
 
 /**
- * Writes `select`'s rows (one closed month or year of one segment) into `version` as that
- * period's file, by snapshot_date in MONTH_ROW_GROUP_SIZE groups. `inDateOrder`: `select`
- * already yields its rows by date (files read in date order, or a date's rows put in place
- * between the others'): no sort, which would need as much memory as the period and spill
- * again. Returns the rows written.
+ * Writes `select`'s rows (one closed period of one segment: ten days, a month or a year) into
+ * `version` as that period's file, by snapshot_date in MONTH_ROW_GROUP_SIZE groups. Run it
+ * inside withMonthSettings. `inDateOrder`: `select` already yields its rows by date (files
+ * read in date order, or a date's rows put in place between the others'): no sort, which
+ * would need as much memory as the period and spill again. Returns the rows written.
  */
 export function writeMonthFile(
   tx: LakeTransaction,
@@ -83,13 +77,11 @@ export function writeMonthFile(
   select: string,
   inDateOrder = false,
 ): Promise<number> {
-  return withMonthSettings(tx.connection, () =>
-    tx.write(
-      inDateOrder ? select : `select * from (${select}) order by snapshot_date`,
-      version,
-      dataFileName(factLabel(period, segment), version.vid),
-      { rowGroupRows: monthRowGroupRows(table) },
-    ),
+  return tx.write(
+    inDateOrder ? select : `select * from (${select}) order by snapshot_date`,
+    version,
+    dataFileName(factLabel(period, segment), version.vid),
+    { rowGroupRows: monthRowGroupRows(table) },
   );
 }
 
