@@ -101,72 +101,76 @@ describe('closed months of a fact table', () => {
 
 describe('closed ten days of the open month', () => {
   const data = removableTempDir('cw-lake-ten-days-');
-  let held: ReadOnlyCatalog | undefined;
-  afterAll(() => {
-    held?.close();
-    data.remove();
-  });
-  const dir = join(data.dir, 'lake-ten-days');
+  afterAll(() => data.remove());
 
   it('are consolidated once a later ten days have a snapshot, then into their month; a segment whose latest is in them keeps it', async () => {
+    const dir = data.dir;
     await stageAndPublish(dir, '2026-11-09', ['all', 'vip'], { posts: 5 });
     await stageAndPublish(dir, '2026-11-10', ['all', 'vip'], { runId: 'r2', posts: 4 });
     expect((await maintainLake(dir)).consolidated).toEqual({});
     // `vip` has no snapshot after the 10th: its latest stays in the closed ten days.
     await stageAndPublish(dir, '2026-11-11', ['all'], { runId: 'r3', posts: 3 });
-    held = await readOnlyCatalog(dir);
-    const before = await rows(held.connection, PER_DATE);
-    const latestBefore = await rows(held.connection, LATEST);
-    expect(latestBefore).toEqual([
-      ['2026-11-10', 'vip', 4],
-      ['2026-11-11', 'all', 3],
-    ]);
+    const held = await readOnlyCatalog(dir);
+    try {
+      const before = await rows(held.connection, PER_DATE);
+      const latestBefore = await rows(held.connection, LATEST);
+      expect(latestBefore).toEqual([
+        ['2026-11-10', 'vip', 4],
+        ['2026-11-11', 'all', 3],
+      ]);
 
-    expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2); // days 1 to 10, per segment
-    expect([...liveFiles(dir).keys()].sort()).toEqual(['2026-11-11~all', '2026-11-D1~all', '2026-11-D1~vip']);
-    expect(await rows(held.connection, PER_DATE)).toEqual(before);
-    expect(await rows(held.connection, LATEST)).toEqual(latestBefore);
-    expect(
-      await rows(
-        held.connection,
-        `select snapshot_date::varchar from read_parquet(${sqlString(liveFile(dir, '2026-11-D1~vip'))})`,
-      ),
-    ).toEqual([...Array(5).fill(['2026-11-09']), ...Array(4).fill(['2026-11-10'])]);
-    expect((await maintainLake(dir)).consolidated).toEqual({});
+      expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2); // days 1 to 10, per segment
+      expect([...liveFiles(dir).keys()].sort()).toEqual([
+        '2026-11-11~all',
+        '2026-11-D1~all',
+        '2026-11-D1~vip',
+      ]);
+      expect(await rows(held.connection, PER_DATE)).toEqual(before);
+      expect(await rows(held.connection, LATEST)).toEqual(latestBefore);
+      expect(
+        await rows(
+          held.connection,
+          `select snapshot_date::varchar from read_parquet(${sqlString(liveFile(dir, '2026-11-D1~vip'))})`,
+        ),
+      ).toEqual([...Array(5).fill(['2026-11-09']), ...Array(4).fill(['2026-11-10'])]);
+      expect((await maintainLake(dir)).consolidated).toEqual({});
 
-    // A re-run of the 10th for `vip` rewrites its ten-day file, and its latest follows.
-    const files = liveFiles(dir);
-    await stageAndPublish(dir, '2026-11-10', ['vip'], { runId: 'r4', posts: 2 });
-    expect(liveFiles(dir).get('2026-11-D1~vip')).not.toBe(files.get('2026-11-D1~vip'));
-    expect(liveFiles(dir).get('2026-11-D1~all')).toBe(files.get('2026-11-D1~all'));
-    expect(await rows(held.connection, LATEST)).toEqual([
-      ['2026-11-10', 'vip', 2],
-      ['2026-11-11', 'all', 3],
-    ]);
+      // A re-run of the 10th for `vip` rewrites its ten-day file, and its latest follows.
+      const files = liveFiles(dir);
+      await stageAndPublish(dir, '2026-11-10', ['vip'], { runId: 'r4', posts: 2 });
+      expect(liveFiles(dir).get('2026-11-D1~vip')).not.toBe(files.get('2026-11-D1~vip'));
+      expect(liveFiles(dir).get('2026-11-D1~all')).toBe(files.get('2026-11-D1~all'));
+      expect(await rows(held.connection, LATEST)).toEqual([
+        ['2026-11-10', 'vip', 2],
+        ['2026-11-11', 'all', 3],
+      ]);
 
-    // December closes November: its ten-day files and its days become one month file, by date.
-    await stageAndPublish(dir, '2026-12-01', ['all'], { runId: 'r5', posts: 1 });
-    expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2);
-    expect([...liveFiles(dir).keys()].sort()).toEqual(['2026-11~all', '2026-11~vip', '2026-12-01~all']);
-    expect(
-      await rows(
-        held.connection,
-        `select snapshot_date::varchar, count(*)::integer from read_parquet(${sqlString(liveFile(dir, '2026-11~all'))})
+      // December closes November: its ten-day files and its days become one month file, by date.
+      await stageAndPublish(dir, '2026-12-01', ['all'], { runId: 'r5', posts: 1 });
+      expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2);
+      expect([...liveFiles(dir).keys()].sort()).toEqual(['2026-11~all', '2026-11~vip', '2026-12-01~all']);
+      expect(
+        await rows(
+          held.connection,
+          `select snapshot_date::varchar, count(*)::integer from read_parquet(${sqlString(liveFile(dir, '2026-11~all'))})
           group by all order by min(file_row_number)`,
-      ),
-    ).toEqual([
-      ['2026-11-09', 5],
-      ['2026-11-10', 4],
-      ['2026-11-11', 3],
-    ]);
-    expect(await rows(held.connection, PER_DATE)).toEqual([
-      ['2026-11-09', 'all', 5, expect.anything()],
-      ['2026-11-09', 'vip', 5, expect.anything()],
-      ['2026-11-10', 'all', 4, expect.anything()],
-      ['2026-11-10', 'vip', 2, expect.anything()],
-      ['2026-11-11', 'all', 3, expect.anything()],
-      ['2026-12-01', 'all', 1, expect.anything()],
-    ]);
+        ),
+      ).toEqual([
+        ['2026-11-09', 5],
+        ['2026-11-10', 4],
+        ['2026-11-11', 3],
+      ]);
+      expect(await rows(held.connection, PER_DATE)).toEqual([
+        ['2026-11-09', 'all', 5, expect.anything()],
+        ['2026-11-09', 'vip', 5, expect.anything()],
+        ['2026-11-10', 'all', 4, expect.anything()],
+        ['2026-11-10', 'vip', 2, expect.anything()],
+        ['2026-11-11', 'all', 3, expect.anything()],
+        ['2026-12-01', 'all', 1, expect.anything()],
+      ]);
+    } finally {
+      held.close();
+    }
   });
 });
 
