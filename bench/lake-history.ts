@@ -11,11 +11,12 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   closedPeriodOf,
   dataFileName,
+  factFileName,
   factLabel,
   factVersion,
   isYear,
@@ -60,8 +61,13 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
       const version = join(versionsPath(lake, table), `v.${vid}`);
       mkdirSync(version, { recursive: true });
       const replaced = new Set(sources.filter(() => closedPeriodOf(from, newest)).map((f) => f.name));
+      const place = (name: string) => {
+        const path = join(version, name);
+        mkdirSync(dirname(path), { recursive: true });
+        return path;
+      };
       for (const name of current.version.files)
-        if (!replaced.has(name)) linkSync(join(current.version.dir, name), join(version, name));
+        if (!replaced.has(name)) linkSync(join(current.version.dir, name), place(name));
       for (const source of sources) {
         const read = `read_parquet(${sqlString(source.path)})`;
         const closed = new Map<string, string[]>();
@@ -71,7 +77,7 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
           const group = period && (isYear(period) ? monthOf(date) : period);
           if (group) closed.set(group, [...(closed.get(group) ?? []), date]);
           else if (date !== from) {
-            const out = join(version, dataFileName(factLabel(date, source.segment), vid));
+            const out = place(factFileName(date, source.segment, vid));
             copies.push(
               `copy (select * replace (${sqlString(date)}::date as snapshot_date) from ${read}) to ${sqlString(out)} (format parquet)`,
             );
@@ -79,9 +85,11 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
         }
         const years = new Map<string, string[]>();
         for (const [period, days] of closed) {
-          const name = dataFileName(factLabel(period, source.segment), vid);
           const year = closedPeriodOf(period, newest)!;
-          const out = year === period ? join(version, name) : join(months, table, name);
+          const out =
+            year === period
+              ? place(factFileName(period, source.segment, vid))
+              : join(months, table, dataFileName(factLabel(period, source.segment), vid));
           if (year !== period) years.set(year, [...(years.get(year) ?? []), out]);
           // One select per day in date order: the writer keeps that order (no sort to spill).
           const byDay = days.map(
@@ -93,7 +101,7 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
         }
         for (const [year, files] of years) {
           mkdirSync(join(months, table), { recursive: true });
-          const out = join(version, dataFileName(factLabel(year, source.segment), vid));
+          const out = place(factFileName(year, source.segment, vid));
           yearCopies.push(
             `copy (select * from read_parquet([${files.map(sqlString).join(', ')}])) to ${sqlString(out)} (format parquet, row_group_size ${MONTH_ROW_GROUP_SIZE})`,
           );

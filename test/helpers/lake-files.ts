@@ -1,6 +1,6 @@
-import { readdirSync, readlinkSync, statSync } from 'node:fs';
+import { readlinkSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { lakePath } from '../../src/warehouse/lake/index.js';
+import { labelOf, lakePath, versionFiles } from '../../src/warehouse/lake/index.js';
 
 /** The live version folder of a lake table (where its link points now). */
 export function liveFolder(dataDir: string, table = 'post_metrics'): string {
@@ -12,14 +12,14 @@ export function liveFolder(dataDir: string, table = 'post_metrics'): string {
 export function liveFiles(dataDir: string, table = 'post_metrics'): Map<string, number> {
   const folder = liveFolder(dataDir, table);
   return new Map(
-    readdirSync(folder)
-      .filter((name) => !name.startsWith('_'))
-      .map((name) => [name.replace(/\.[0-9a-z]+\.parquet$/, ''), statSync(join(folder, name)).ino]),
+    versionFiles(folder)
+      .filter((place) => !labelOf(place)!.startsWith('_'))
+      .map((place) => [labelOf(place)!, statSync(join(folder, place)).ino]),
   );
 }
 
-/** The path of the live data file labelled `label` (`<period>~<segment>`). */
+/** The path of the live data file labelled `label` (`<period>~<segment>`), in its `last_date=` folder. */
 export function liveFile(dataDir: string, label: string, table = 'post_metrics'): string {
   const folder = liveFolder(dataDir, table);
-  return join(folder, readdirSync(folder).find((name) => name.startsWith(`${label}.`))!);
+  return join(folder, versionFiles(folder).find((place) => labelOf(place) === label)!);
 }

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DataCheckSummary } from '../../src/extract/check-before-publish.js';
 import type { InjectedChange } from '../../src/simulator/model/history.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
-import { parseFactFile, periodEnd, periodStart } from '../../src/warehouse/lake/index.js';
+import { parseFactFile, periodEnd, periodStart, versionFiles } from '../../src/warehouse/lake/index.js';
 import { rows, startSim, sync, syncConfig, tempDataDir } from '../helpers/sync-harness.js';
 
 const DAY_MS = 86_400_000;
@@ -167,10 +167,11 @@ describe('history checks over simulated days', () => {
       (t) => !t.startsWith('_') && !t.startsWith('check_') && lstatSync(join(lake, t)).isSymbolicLink(),
     );
     for (const table of tables) {
-      // A fact table is one link to a folder of files named `<period>~<segment>.<vid>.parquet`
-      // (the nights are all in one month: day files and a ten-day file, no month file yet).
+      // A fact table is one link to a folder of files named `<period>~<segment>.<vid>.parquet`,
+      // each in its period's `last_date=` folder (the nights are all in one month: day files
+      // and a ten-day file, no month file yet).
       const dir = resolve(lake, readlinkSync(join(lake, table)));
-      for (const file of readdirSync(dir)) {
+      for (const file of versionFiles(dir)) {
         const period = parseFactFile(file)?.period;
         if (!period || needed(table, period)) continue;
         // A new file under the name: the _latest tree's hard links keep the real bytes.

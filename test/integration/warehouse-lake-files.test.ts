@@ -172,8 +172,8 @@ describe('the lake on disk', () => {
     await stageAndPublish(data.dir, '2026-11-20', ['all', 'vip'], { posts: 6 });
     await stageAndPublish(data.dir, '2026-11-21', ['all'], { runId: 'r2', posts: 5 });
     // The table's folder: a file per day and segment, named `<date>~<segment>.<vid>.parquet`,
-    // each holding its snapshot_date.
-    const folder = join(data.dir, 'lake', 'post_metrics');
+    // each holding its snapshot_date, in the folder `last_date=<date>` (docs/lake.md).
+    const folder = join(data.dir, 'lake', 'post_metrics', 'last_date=2026-11-20');
     const fromFiles: Record<string, unknown>[] = [];
     for (const file of readdirSync(folder).filter((f) => f.startsWith('2026-11-20~'))) {
       const rows = (await parquetReadObjects({

@@ -58,10 +58,13 @@ describe('conversion of a warehouse.duckdb of the previous release', () => {
     expect(await refreshCatalog(data.dir)).toBe('converted');
     expect(await digests(publishedPath(data.dir), tables)).toEqual(before);
     expect(existsSync(`${publishedPath(data.dir)}.before-lake`)).toBe(true);
-    // Facts in the month layout: one link per table, a file per day of the open month and segment.
-    const facts = readdirSync(join(data.dir, 'lake', 'post_metrics'));
+    // Facts in today's layout: one link per table, a file per day of the open month and
+    // segment, in its `last_date=` folder.
+    const facts = readdirSync(join(data.dir, 'lake', 'post_metrics', 'last_date=2026-11-20'));
     expect(facts.filter((f) => f.startsWith('2026-11-20~')).length).toBeGreaterThan(0);
-    expect(facts.some((f) => f.startsWith('snapshot_date='))).toBe(false);
+    expect(
+      readdirSync(join(data.dir, 'lake', 'post_metrics')).some((f) => f.startsWith('snapshot_date=')),
+    ).toBe(false);
     // Converted once: the next run finds the catalog current.
     expect(await refreshCatalog(data.dir)).toBeUndefined();
     const latest = await queryReadOnly(data.dir, 'select distinct snapshot_date from latest_post_metrics');

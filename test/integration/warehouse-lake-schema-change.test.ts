@@ -1,18 +1,10 @@
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  readdirSync,
-  readlinkSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, cpSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lakePath, readStamp } from '../../src/warehouse/lake/index.js';
+import { lakePath, readStamp, versionFiles } from '../../src/warehouse/lake/index.js';
 import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
@@ -60,10 +52,11 @@ describe('a later migration adding a column', () => {
   it('keeps the old files readable (NULL in the new column) and types the new one', async () => {
     const dir = data.dir;
     const lake = lakePath(dir);
-    // The old day's file in the table's live folder (one link per table, files named by date).
+    // The old day's file in the table's live folder (one link per table, files named by date
+    // in their period's `last_date=` folder).
     const oldDayFile = () => {
       const dir = resolve(lake, readlinkSync(join(lake, 'post_metrics')));
-      const name = readdirSync(dir).find((file) => file.startsWith(`${OLD_DAY}~all.`))!;
+      const name = versionFiles(dir).find((file) => file.startsWith(`last_date=${OLD_DAY}/${OLD_DAY}~all.`))!;
       return { name, ino: statSync(join(dir, name)).ino };
     };
 

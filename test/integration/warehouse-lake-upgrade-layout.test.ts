@@ -1,19 +1,27 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FACT_LAYOUT, lakePath, readStamp, refreshCatalog } from '../../src/warehouse/lake/index.js';
+import {
+  FACT_LAYOUT,
+  lakePath,
+  readStamp,
+  refreshCatalog,
+  versionFiles,
+} from '../../src/warehouse/lake/index.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 
 /** A data directory the release with per-date fact folders wrote (test/fixtures/warehouse/README.md). */
 const FIXTURE = join('test', 'fixtures', 'warehouse', 'lake-release-0.1.0-daily.tar.gz');
+/** A data directory the release with one flat folder per fact table wrote (same README). */
+const FLAT_FIXTURE = join('test', 'fixtures', 'warehouse', 'lake-release-0.1.0-flat.tar.gz');
 
-function extract(dir: string): string {
+function extract(dir: string, fixture = FIXTURE): string {
   mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['xzf', FIXTURE, '-C', dir]);
+  execFileSync('tar', ['xzf', fixture, '-C', dir]);
   return dir;
 }
 
@@ -106,23 +114,23 @@ describe('the upgrade of a data directory with per-date fact folders', () => {
     // The new layout: one link per table; October (closed) in a file per segment, November's
     // days a file each per segment; no per-date folder left.
     expect(lstatSync(join(lake, 'post_metrics')).isSymbolicLink()).toBe(true);
-    const labels = readdirSync(join(lake, 'post_metrics'))
+    const places = versionFiles(join(lake, 'post_metrics'))
       .map((name) => name.replace(/\.[0-9a-z]+\.parquet$/, ''))
       .sort();
-    expect(labels).toEqual([
-      '2026-10~all',
-      '2026-10~instagram',
-      '2026-11-01~all',
-      '2026-11-01~instagram',
-      '2026-11-02~all',
-      '2026-11-02~instagram',
-      '_schema',
+    expect(places).toEqual([
+      'last_date=0001-01-01/_schema',
+      'last_date=2026-10-31/2026-10~all',
+      'last_date=2026-10-31/2026-10~instagram',
+      'last_date=2026-11-01/2026-11-01~all',
+      'last_date=2026-11-01/2026-11-01~instagram',
+      'last_date=2026-11-02/2026-11-02~all',
+      'last_date=2026-11-02/2026-11-02~instagram',
     ]);
     expect(readdirSync(lake).filter((name) => name.startsWith('.'))).toEqual([]);
     // The month files are sorted by date (what lets their row groups' statistics prune).
     const unsorted = await perDate(
       `(select snapshot_date from (select snapshot_date, lag(snapshot_date) over (partition by filename order by file_row_number) as before
-          from read_parquet(${sqlString(`${lake}/post_metrics/2026-10~*.parquet`)}, file_row_number = true, filename = true))
+          from read_parquet(${sqlString(`${lake}/post_metrics/last_date=2026-10-31/2026-10~*.parquet`)}, file_row_number = true, filename = true))
         where snapshot_date < before)`,
     );
     expect(unsorted).toEqual({});
@@ -169,6 +177,73 @@ describe('the upgrade of a data directory with per-date fact folders', () => {
     expect(await refreshCatalog(dir)).toBe('upgraded');
     expect(await newContents(dir, tables)).toEqual(before);
     expect(existsSync(join(lake, `.upgrade-${upgraded[0]}`))).toBe(false);
+    expect(await refreshCatalog(dir)).toBeUndefined();
+  }, 180_000);
+});
+
+describe('the upgrade of a data directory with one flat folder per fact table', () => {
+  const data = removableTempDir('cw-lake-upgrade-flat-');
+  afterAll(() => data.remove());
+
+  it("moves each fact file into its period's last_date folder at the first run (hard links), keeping every row; once", async () => {
+    const dir = extract(join(data.dir, 'flat'), FLAT_FIXTURE);
+    const lake = lakePath(dir);
+    expect(readStamp(lake)!.layout).toBe(2);
+    // The fact tables: one link each to a flat folder of `<period>~<segment>` files.
+    const facts = readdirSync(lake)
+      .filter((t) => !t.startsWith('_') && lstatSync(join(lake, t)).isSymbolicLink())
+      .filter((t) => versionFiles(join(lake, t)).some((f) => f.includes('~')))
+      .sort();
+    expect(facts).toContain('post_metrics');
+    const before: Record<string, Record<string, string>> = {};
+    for (const table of facts)
+      before[table] = await perDate(
+        `read_parquet(${sqlString(`${lake}/${table}/*.parquet`)}, union_by_name = true)`,
+      );
+    const inode = (table: string) =>
+      new Map(
+        versionFiles(join(lake, table)).map((f) => [
+          f.replace(/^.*\//, '').replace(/\.[0-9a-z]+\.parquet$/, ''),
+          statSync(join(lake, table, f)).ino,
+        ]),
+      );
+    const inodesBefore = inode('post_metrics');
+    expect([...inodesBefore.keys()].sort()).toEqual([
+      '2026~all',
+      '2026~instagram',
+      '2027-01-11~all',
+      '2027-01-11~instagram',
+      '2027-01-12~all',
+      '2027-01-12~instagram',
+      '2027-01-D1~all',
+      '2027-01-D1~instagram',
+      '_schema',
+    ]);
+
+    expect(await refreshCatalog(dir)).toBe('upgraded');
+    expect(readStamp(lake)!.layout).toBe(FACT_LAYOUT);
+    // Every row of every date, through the catalog's views.
+    for (const table of facts) expect(await perDate(table, publishedPath(dir)), table).toEqual(before[table]);
+    // The same files, each in the folder of its period's last date; only the anchor is new.
+    expect(
+      versionFiles(join(lake, 'post_metrics')).map((f) => f.replace(/\.[0-9a-z]+\.parquet$/, '')),
+    ).toEqual([
+      'last_date=0001-01-01/_schema',
+      'last_date=2026-12-31/2026~all',
+      'last_date=2026-12-31/2026~instagram',
+      'last_date=2027-01-10/2027-01-D1~all',
+      'last_date=2027-01-10/2027-01-D1~instagram',
+      'last_date=2027-01-11/2027-01-11~all',
+      'last_date=2027-01-11/2027-01-11~instagram',
+      'last_date=2027-01-12/2027-01-12~all',
+      'last_date=2027-01-12/2027-01-12~instagram',
+    ]);
+    const inodesAfter = inode('post_metrics');
+    for (const [label, ino] of inodesBefore)
+      if (label !== '_schema') expect(inodesAfter.get(label), label).toBe(ino);
+    expect(
+      (await queryReadOnly(dir, 'select distinct snapshot_date::varchar from latest_post_metrics')).rows,
+    ).toEqual([['2027-01-12']]);
     expect(await refreshCatalog(dir)).toBeUndefined();
   }, 180_000);
 });

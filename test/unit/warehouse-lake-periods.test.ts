@@ -1,13 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import {
   closedPeriodOf,
+  factFileName,
+  factFilePlace,
   parseFactFile,
   periodEnd,
+  periodLastDate,
   periodStart,
   periodsOf,
 } from '../../src/warehouse/lake/index.js';
 
 describe("fact files' periods", () => {
+  it("places each file in the folder of its period's last date, the anchor before every date", () => {
+    expect(periodLastDate('2026-11-20')).toBe('2026-11-20');
+    expect(periodLastDate('2026-11-D1')).toBe('2026-11-10');
+    expect(periodLastDate('2026-11-D2')).toBe('2026-11-20');
+    expect(periodLastDate('2026-11-D3')).toBe('2026-11-30');
+    expect(periodLastDate('2028-02-D3')).toBe('2028-02-29');
+    expect(periodLastDate('2027-02')).toBe('2027-02-28');
+    expect(periodLastDate('2026-12')).toBe('2026-12-31');
+    expect(periodLastDate('2025')).toBe('2025-12-31');
+    expect(factFileName('2026-11-D2', 'vip', '0abc')).toBe(
+      'last_date=2026-11-20/2026-11-D2~vip.0abc.parquet',
+    );
+    expect(factFilePlace('2025~all.0abc.parquet')).toBe('last_date=2025-12-31/2025~all.0abc.parquet');
+    expect(factFilePlace('_schema.0abc.parquet')).toBe('last_date=0001-01-01/_schema.0abc.parquet');
+    expect(() => factFilePlace('p.0abc.parquet')).toThrow('p.0abc.parquet is not a fact file');
+    expect(parseFactFile('last_date=2026-11-20/2026-11-D2~vip.0abc.parquet')).toEqual({
+      period: '2026-11-D2',
+      segment: 'vip',
+    });
+  });
+
   it('names a day, a ten-day, a month and a year file, and nothing else', () => {
     expect(parseFactFile('2026-11-20~vip.0abc.parquet')).toEqual({ period: '2026-11-20', segment: 'vip' });
     expect(parseFactFile('2026-11-D2~vip.0abc.parquet')).toEqual({ period: '2026-11-D2', segment: 'vip' });

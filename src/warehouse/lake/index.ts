@@ -24,21 +24,26 @@ export {
   closedPeriodOf,
   dataFileName,
   FACT_LAYOUT,
+  factFileName,
+  factFilePlace,
   factLabel,
   isDay,
   isYear,
   LAKE_DIR_NAME,
+  LAST_DATE_COLUMN,
+  labelOf,
   lakePath,
   monthOf,
   parseFactFile,
   partitionName,
   periodEnd,
+  periodLastDate,
   periodStart,
   periodsOf,
   versionsPath,
 } from './core/lake-layout.js';
 export type { LakeTable } from './core/lake-tables.js';
-export { linkedFiles, linkTarget } from './core/link-target.js';
+export { linkedFiles, linkTarget, versionFiles } from './core/link-target.js';
 export { consolidateFacts } from './facts/consolidate-facts.js';
 export { factRows, factVersion, fileHolding, recentFactDates } from './facts/fact-files.js';
 export { replaceFacts } from './facts/replace-facts.js';

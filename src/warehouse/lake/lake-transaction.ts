@@ -1,4 +1,13 @@
-import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../warehouse-paths.js';
@@ -34,6 +43,8 @@ export function rowGroupSize(wide: boolean | undefined): number {
 export class LakeTransaction {
   readonly #staged: { link: string; version: NewVersion }[] = [];
   readonly #newFiles: string[] = [];
+  /** Folders made inside new versions (a fact table's `last_date=` folders). */
+  readonly #newSubfolders = new Set<string>();
   #committed = false;
 
   constructor(
@@ -62,7 +73,7 @@ export class LakeTransaction {
    * A new version of what `link` points to, swapped in at commit: the files of the current
    * version (`current`, read from the link unless the caller has it) that `keep` accepts are
    * hard-linked into it unchanged; the caller writes the rest. Returns the new version, the
-   * current one (undefined: no link yet) and the names kept.
+   * current one (undefined: no link yet) and the names kept (places: kept where they were).
    */
   nextVersion(
     link: string,
@@ -74,18 +85,32 @@ export class LakeTransaction {
     const version = this.newVersion(table, prefix);
     this.publish(link, version);
     const kept = current ? current.files.filter(keep) : [];
-    for (const name of kept) this.linkFile(join(current!.dir, name), version);
+    for (const name of kept) this.linkFile(join(current!.dir, name), version, name);
     return { version, current, kept };
   }
 
-  /** Hard-links a file by path (from a version staged in this transaction or a live one). */
+  /**
+   * Hard-links a file by path (from a version staged in this transaction or a live one) into
+   * `version` as `as`: a name, or a place in one of its folders (made if need be).
+   */
   linkFile(path: string, version: NewVersion, as = basename(path)): void {
-    linkSync(path, join(version.dir, as));
+    linkSync(path, this.#placeIn(version, as));
+  }
+
+  /** The path of `place` in `version`, its folder made (and remembered for commit's fsync) if need be. */
+  #placeIn(version: NewVersion, place: string): string {
+    const path = join(version.dir, place);
+    const folder = dirname(path);
+    if (folder !== version.dir && !this.#newSubfolders.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      this.#newSubfolders.add(folder);
+    }
+    return path;
   }
 
   /**
    * Writes the rows of `select` into `version` as `name` (Parquet); returns how many. A file
-   * of zero rows is removed unless `keepEmpty` (schema anchors). `rowGroupRows`: rows per row
+   * of zero rows is removed unless `keepEmpty` (schema anchors), with the folder made for it. `rowGroupRows`: rows per row
    * group, when not rowGroupSize(wide) (closed months' files).
    */
   async write(
@@ -99,20 +124,26 @@ export class LakeTransaction {
       rowGroupRows?: number;
     } = {},
   ): Promise<number> {
-    const path = join(version.dir, name);
+    const path = this.#placeIn(version, name);
     const result = await this.connection.run(
       `copy (${select}) to ${sqlString(path)} (format parquet, row_group_size ${options.rowGroupRows ?? rowGroupSize(options.wide)})`,
       options.params,
     );
     const rows = Number(result.rowsChanged);
-    if (rows === 0 && !options.keepEmpty) rmSync(path, { force: true });
-    else this.#newFiles.push(path);
+    if (rows === 0 && !options.keepEmpty) {
+      rmSync(path, { force: true });
+      const folder = dirname(path);
+      if (this.#newSubfolders.has(folder) && readdirSync(folder).length === 0) {
+        rmdirSync(folder);
+        this.#newSubfolders.delete(folder);
+      }
+    } else this.#newFiles.push(path);
     return rows;
   }
 
   /** Moves a Parquet file written elsewhere in the lake (a partitioned COPY) into `version`. */
   adopt(path: string, version: NewVersion, name: string): void {
-    const to = join(version.dir, name);
+    const to = this.#placeIn(version, name);
     renameSync(path, to);
     this.#newFiles.push(to);
   }
@@ -140,10 +171,11 @@ export class LakeTransaction {
     this.#removeUnpublished();
   }
 
-  /** The published versions' folders, then the folders holding them (their new entries). */
+  /** The published versions' folders and their own folders, then the folders holding the versions (their new entries). */
   #newFolders(): string[] {
     const published = this.#staged.filter(({ link }) => link !== '').map(({ version }) => version.dir);
-    return [...published, ...new Set(published.map((dir) => dirname(dir)))];
+    const inside = [...this.#newSubfolders].filter((folder) => published.includes(dirname(folder)));
+    return [...inside, ...published, ...new Set(published.map((dir) => dirname(dir)))];
   }
 
   /** Swaps each published version's link (see commit); returns the links' folders. */

@@ -1,9 +1,16 @@
 import { existsSync, lstatSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
-import { ANCHOR_PARTITION, dataFileName, isDay, labelOf, SCHEMA_FILE } from '../core/lake-layout.js';
+import {
+  ANCHOR_PARTITION,
+  dataFileName,
+  factFilePlace,
+  isDay,
+  labelOf,
+  SCHEMA_FILE,
+} from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
-import { linkedVersion, linkTarget } from '../core/link-target.js';
+import { linkedVersion, linkTarget, versionFiles } from '../core/link-target.js';
 import { factVersionOf } from '../facts/fact-files.js';
 import { scanLatest, writeLatest } from '../facts/latest-tree.js';
 import { writeFactHistory } from '../facts/write-month.js';
@@ -23,7 +30,7 @@ interface OldDay {
  * Upgrades the fact tables from the previous layout (FACT_LAYOUT 1: a folder per table of
  * `snapshot_date=D` links, files without the column) to one link per table (FACT_LAYOUT 2),
  * under the publish lock, one table at a time: its day partitions are read (hive, so
- * snapshot_date comes from the path) and written into one new version (month files for
+ * snapshot_date comes from the path) and written into one new version of today's layout (FACT_LAYOUT; month files for
  * closed months, day files for the open one, with snapshot_date), the rows per date compared
  * with the old files' before the table's link takes the place of its folder, and its latest
  * tree rebuilt. Resumable: a table already linked is skipped, one whose folder was moved
@@ -85,7 +92,7 @@ async function upgradeTable(tx: LakeTransaction, table: LakeTable, old: string):
     for (const [segment, paths] of bySegment) days.push({ date, segment, paths });
   }
   const version = tx.newVersion(table.name, 'v');
-  const anchorName = dataFileName(SCHEMA_FILE, version.vid);
+  const anchorName = factFilePlace(dataFileName(SCHEMA_FILE, version.vid));
   const columns = fileColumns(table).map((c) => id(c.name));
   await tx.write(
     `select ${columns.join(', ')} from memory.main.${id(table.name)} limit 0`,
@@ -107,7 +114,7 @@ async function upgradeTable(tx: LakeTransaction, table: LakeTable, old: string):
   await writeFactHistory(tx, table, version, days, rows, true);
   await checkCounts(tx, table, days, version.dir);
   tx.publish(join(tx.lake, table.name), version);
-  const written = factVersionOf({ dir: version.dir, files: readdirSync(version.dir).sort() });
+  const written = factVersionOf({ dir: version.dir, files: versionFiles(version.dir) });
   await writeLatest(tx, table, await scanLatest(tx, table, undefined, written.files), anchor);
 }
 
@@ -124,7 +131,7 @@ async function checkCounts(tx: LakeTransaction, table: LakeTable, days: readonly
     for (const [date, path] of paths) before.set(date, (before.get(date) ?? 0) + (perFile.get(path) ?? 0));
   }
   const after = await counts(
-    `select strftime(snapshot_date, '%Y-%m-%d'), count(*) from read_parquet(${sqlString(`${dir}/*.parquet`)}, union_by_name = true) group by 1`,
+    `select strftime(snapshot_date, '%Y-%m-%d'), count(*) from read_parquet(${sqlString(`${dir}/*/*.parquet`)}, union_by_name = true) group by 1`,
   );
   for (const date of new Set([...before.keys(), ...after.keys()]))
     if ((before.get(date) ?? 0) !== (after.get(date) ?? 0))

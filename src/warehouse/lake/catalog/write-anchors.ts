@@ -1,8 +1,9 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { sqlIdentifier as id } from '../../warehouse-paths.js';
 import {
   ANCHOR_PARTITION,
   dataFileName,
+  factFilePlace,
   labelOf,
   latestLinkPath,
   partitionName,
@@ -33,13 +34,22 @@ export async function writeAnchors(tx: LakeTransaction): Promise<void> {
       const name = dataFileName(SCHEMA_FILE, version.vid);
       await tx.write(emptySelect(table), version, name, { keepEmpty: true });
       tx.publish(join(tx.lake, table.name, partitionName(table.partitionColumn, ANCHOR_PARTITION)), version);
+    } else if (table.kind === 'fact') {
+      // Each file linked into its `last_date=` folder: where it already is, or, the first
+      // time a lake of FACT_LAYOUT 2 (one flat folder) is opened, moved there.
+      const { version, current } = tx.nextVersion(join(tx.lake, table.name), table.name, 'v');
+      for (const file of current?.files ?? [])
+        if (labelOf(file) !== SCHEMA_FILE)
+          tx.linkFile(join(current!.dir, file), version, factFilePlace(basename(file)));
+      const name = factFilePlace(dataFileName(SCHEMA_FILE, version.vid));
+      await tx.write(emptySelect(table), version, name, { keepEmpty: true });
+      await writeLatest(tx, table, await latestEntries(tx, table), join(version.dir, name));
     } else {
       const link = join(tx.lake, table.name);
       const { version } = tx.nextVersion(link, table.name, 'v', (file) => labelOf(file) !== SCHEMA_FILE);
-      const name = dataFileName(SCHEMA_FILE, version.vid);
-      await tx.write(emptySelect(table), version, name, { keepEmpty: true });
-      if (table.kind === 'fact')
-        await writeLatest(tx, table, await latestEntries(tx, table), join(version.dir, name));
+      await tx.write(emptySelect(table), version, dataFileName(SCHEMA_FILE, version.vid), {
+        keepEmpty: true,
+      });
     }
   }
 }

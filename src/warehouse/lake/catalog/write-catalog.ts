@@ -5,6 +5,7 @@ import { createViews } from '../../create-views.js';
 import { sqlIdentifier as id, PUBLISH_TEMP_PREFIX, publishedPath, sqlString } from '../../warehouse-paths.js';
 import { fsyncPath } from '../core/fsync-path.js';
 import type { LakeTable } from '../core/lake-tables.js';
+import { factColumnsUniform } from './fact-columns-uniform.js';
 import { LATEST_SCHEMA, latestViewSql, tableViewSql } from './view-sql.js';
 
 const CATALOG_ALIAS = 'warehouse';
@@ -30,8 +31,10 @@ export async function writeCatalog(
     await connection.run(`attach ${sqlString(temp)} as ${CATALOG_ALIAS}`);
     await connection.run(`use ${CATALOG_ALIAS}`);
     try {
-      for (const table of tables.values())
-        await connection.run(`create view ${id(table.name)} as\n${tableViewSql(lake, table)}`);
+      for (const table of tables.values()) {
+        const pruned = table.prunedByDate && (await factColumnsUniform(connection, lake, table));
+        await connection.run(`create view ${id(table.name)} as\n${tableViewSql(lake, table, pruned)}`);
+      }
       await connection.run(`create schema ${LATEST_SCHEMA}`);
       for (const table of tables.values()) {
         if (table.kind !== 'fact') continue;

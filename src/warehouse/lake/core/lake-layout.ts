@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 /**
  * Layout of the Parquet lake under <dataDir>/lake/ (docs/lake.md):
  *
- *   <fact>                                     symlink to _versions/<fact>/v.<vid>/: a flat folder
- *                                              of files that hold snapshot_date, sorted by it:
- *     YYYY-MM-DD~<segment>.<vid>.parquet       a day of the open ten days (FACT_LAYOUT)
- *     YYYY-MM-D1~<segment>.<vid>.parquet       closed ten days of the open month: days 1-10 (D1),
- *                                              11-20 (D2), 21 to the month's end (D3)
- *     YYYY-MM~<segment>.<vid>.parquet          a closed month of the open year, consolidated
- *                                              (row groups prune)
- *     YYYY~<segment>.<vid>.parquet             a closed year, consolidated from its months
- *     _schema.<vid>.parquet                    the schema anchor (zero rows)
+ *   <fact>                                     symlink to _versions/<fact>/v.<vid>/: files that
+ *                                              hold snapshot_date, sorted by it, each in the folder
+ *                                              `last_date=<the last day its period can hold>/`
+ *                                              (FACT_LAYOUT; factFilePlace):
+ *     last_date=YYYY-MM-DD/YYYY-MM-DD~<segment>.<vid>.parquet   a day of the open ten days
+ *     last_date=YYYY-MM-10/YYYY-MM-D1~<segment>.<vid>.parquet   closed ten days of the open
+ *                                              month: days 1-10 (D1), 11-20 (D2), 21 to the
+ *                                              month's end (D3)
+ *     last_date=YYYY-MM-31/YYYY-MM~<segment>.<vid>.parquet      a closed month of the open
+ *                                              year, consolidated (row groups prune)
+ *     last_date=YYYY-12-31/YYYY~<segment>.<vid>.parquet         a closed year, consolidated
+ *                                              from its months
+ *     last_date=0001-01-01/_schema.<vid>.parquet                the schema anchor (zero rows)
  *   stream_documents/received_date=YYYY-MM-DD  symlink to ../_versions/<table>/YYYY-MM-DD.<vid>/
  *                                              (hive: by the day the sink received it)
  *   <entity>, sync_runs, hooks                 symlink to _versions/<table>/v.<vid>/ (whole table)
@@ -70,20 +74,56 @@ export function newVersionId(): string {
 }
 
 /**
- * The fact tables' layout, recorded in _catalog.json: 2 is one flat folder per table with
- * month and year files (above; year files came later within 2: every release reading 2 reads
- * any file of the folder, and the upkeep writes them from the month files); 1 (no `layout` in
- * the stamp) was one hive folder per snapshot date whose files lacked snapshot_date, upgraded
- * at the first run (catalog/upgrade-fact-layout.ts).
+ * The fact tables' layout, recorded in _catalog.json: 3 is one folder per table, each file in
+ * a `last_date=` folder (above), so that a filter on snapshot_date skips whole files before
+ * DuckDB opens them (catalog/view-sql.ts); 2 was the same files in one flat folder (year and
+ * ten-day files came later within 2), moved into their folders at the first run by hard links
+ * (catalog/write-anchors.ts); 1 (no `layout` in the stamp) was one hive folder per snapshot
+ * date whose files lacked snapshot_date, upgraded at the first run
+ * (catalog/upgrade-fact-layout.ts).
  */
-export const FACT_LAYOUT = 2;
+export const FACT_LAYOUT = 3;
+
+/**
+ * The hive column of a fact table's folders: the last snapshot date its files' period can
+ * hold. The views keep the rows with `last_date >= snapshot_date` (all of them), from which
+ * DuckDB derives, for a query's `snapshot_date = D` or `> D`, a filter on last_date that skips
+ * every earlier folder without opening its files.
+ */
+export const LAST_DATE_COLUMN = 'last_date';
+
+/** The last day a fact file of `period` can hold (YYYY-MM-DD): a day itself, the end of its ten days, month or year. */
+export function periodLastDate(period: string): string {
+  if (isDay(period)) return period;
+  if (isYear(period)) return `${period}-12-31`;
+  const month = monthOf(period);
+  const end = new Date(Date.UTC(Number(yearOf(month)), Number(month.slice(5, 7)), 0)).getUTCDate();
+  if (isMonth(period)) return `${month}-${end}`;
+  return `${month}-${Math.min(end, Number(tenDayBounds(period)[1]))}`;
+}
+
+/**
+ * Where a fact table's data file or schema anchor named `name` lives in its version folder:
+ * `last_date=<periodLastDate>/<name>`, the anchor's folder being ANCHOR_PARTITION.
+ */
+export function factFilePlace(name: string): string {
+  const period = labelOf(name) === SCHEMA_FILE ? undefined : parseFactFile(name)?.period;
+  if (period === undefined && labelOf(name) !== SCHEMA_FILE)
+    throw new Error(`warehouse: ${name} is not a fact file`);
+  return join(partitionName(LAST_DATE_COLUMN, period ? periodLastDate(period) : ANCHOR_PARTITION), name);
+}
 
 /** A fact file's label: its period (a day, closed ten days, month or year) and its segment (`all` when unsegmented). */
 export function factLabel(period: string, segment: string): string {
   return `${period}~${segment}`;
 }
 
-/** The period and segment of a fact file name (see factLabel); undefined for the anchor or another name. */
+/** Where a fact table's file of `period` and `segment` written in version `vid` lives in that version (factFilePlace). */
+export function factFileName(period: string, segment: string, vid: string): string {
+  return factFilePlace(dataFileName(factLabel(period, segment), vid));
+}
+
+/** The period and segment of a fact file's name or place in its version (see factLabel); undefined for the anchor or another name. */
 export function parseFactFile(name: string): { period: string; segment: string } | undefined {
   const label = labelOf(name);
   const at = label?.indexOf('~') ?? -1;
@@ -189,9 +229,9 @@ export function dataFileName(label: string, vid: string): string {
   return `${encodeURIComponent(label)}.${vid}.parquet`;
 }
 
-/** The label of a data file name (see dataFileName); undefined for a name of another form. */
+/** The label of a data file's name or place in its version (see dataFileName); undefined for a name of another form. */
 export function labelOf(name: string): string | undefined {
-  const match = /^(.*)\.[0-9a-z]+\.parquet$/.exec(name);
+  const match = /^(.*)\.[0-9a-z]+\.parquet$/.exec(basename(name));
   return match ? decodeURIComponent(match[1]!) : undefined;
 }
 

@@ -11,8 +11,9 @@ export interface LakeColumn {
  * A table as the lake lays it out: its declaration (src/warehouse/table-registry.ts) and its
  * columns as the migrations define them (so a table added by a migration and a registry entry
  * becomes a lake table with no code):
- *   fact:   one flat folder, a file per day (open month) or closed month and segment (or
- *           `all`), every file holding snapshot_date (core/lake-layout.ts)
+ *   fact:   one folder, a file per day (open ten days), closed ten days, month or year and
+ *           segment (or `all`), every file holding snapshot_date, in the `last_date=` folder
+ *           of its period (core/lake-layout.ts)
  *   stream: one partition per received date, one file per publish (merged per closed day)
  *   entity: one link for the whole table, one file per month first seen
  *   whole:  one link for the whole table (sync_runs, hooks)
@@ -30,6 +31,8 @@ export interface LakeTable {
   readonly wide: boolean;
   /** Staged rows are unique on the key by construction (no deduplication at publish). */
   readonly stagedUnique: boolean;
+  /** fact tables: the view reads only the folders a filter on snapshot_date needs (TableSpec.prunedByDate). */
+  readonly prunedByDate: boolean;
 }
 
 /** The warehouse's tables as the migrations define them in `catalog` (a migrated database). */
@@ -65,11 +68,12 @@ function lakeTable(name: string, spec: TableSpec, columns: readonly LakeColumn[]
     columns,
     kind: spec.kind,
     keys: spec.keys,
-    // Fact tables' files hold their snapshot_date (no hive folders since FACT_LAYOUT 2).
+    // Fact tables' files hold their snapshot_date (their `last_date=` folders are no column of theirs).
     ...(spec.partitionColumn && spec.kind === 'stream' ? { partitionColumn: spec.partitionColumn } : {}),
     segmented: spec.segmented === true,
     wide: (spec.jsonColumns ?? []).length > 0,
     stagedUnique: spec.stagedUnique === true,
+    prunedByDate: spec.prunedByDate === true,
   };
 }
 

@@ -1,7 +1,11 @@
 import { readdirSync, readlinkSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
-/** The version a lake link points to: its folder (absolute) and its Parquet files (names, sorted). */
+/**
+ * The version a lake link points to: its folder (absolute) and its Parquet files, sorted, as
+ * their places in it: a name, or `<folder>/<name>` for a file in one of its folders (a fact
+ * table's `last_date=` folders).
+ */
 export interface LinkedVersion {
   readonly dir: string;
   readonly files: readonly string[];
@@ -21,10 +25,19 @@ export function linkTarget(link: string): string | undefined {
 export function linkedVersion(link: string): LinkedVersion | undefined {
   const dir = linkTarget(link);
   if (!dir) return undefined;
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith('.parquet'))
-    .sort();
-  return { dir, files };
+  return { dir, files: versionFiles(dir) };
+}
+
+/** The Parquet files of a version folder and of its folders (one level), as places in it, sorted. */
+export function versionFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory())
+      for (const name of readdirSync(join(dir, entry.name)))
+        if (name.endsWith('.parquet')) files.push(join(entry.name, name));
+    if (entry.isFile() && entry.name.endsWith('.parquet')) files.push(entry.name);
+  }
+  return files.sort();
 }
 
 /** The Parquet files of the version a link points to (names, sorted); [] without a link. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
-import { dataFileName, factLabel, periodsOf } from '../core/lake-layout.js';
+import { factFileName, periodsOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { factVersion } from './fact-files.js';
@@ -49,7 +49,7 @@ export async function replaceFacts(
       (f) => f.period !== date && periods.includes(f.period) && f.segment === segment,
     );
     if (!closed) {
-      const name = dataFileName(factLabel(date, segment), version.vid);
+      const name = factFileName(date, segment, version.vid);
       const written = await tx.write(`select ${columns} from (${staged(where)})`, version, name);
       if (written > 0) files.set(segment, join(version.dir, name));
       rows += written;
@@ -70,7 +70,7 @@ export async function replaceFacts(
     );
     const dateRows = written - Number(kept.getRows()[0]![0]);
     if (dateRows > 0)
-      files.set(segment, join(version.dir, dataFileName(factLabel(closed.period, segment), version.vid)));
+      files.set(segment, join(version.dir, factFileName(closed.period, segment, version.vid)));
     rows += dateRows;
   }
   const latest = await nextLatest(tx, table, readLatest(tx.lake, table.name), date, files, segments);

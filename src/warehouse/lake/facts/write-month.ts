@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
-import { dataFileName, factLabel, monthOf } from '../core/lake-layout.js';
+import { factFileName, monthOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';
 
@@ -80,7 +80,7 @@ export function writeMonthFile(
   return tx.write(
     inDateOrder ? select : `select * from (${select}) order by snapshot_date`,
     version,
-    dataFileName(factLabel(period, segment), version.vid),
+    factFileName(period, segment, version.vid),
     { rowGroupRows: monthRowGroupRows(table) },
   );
 }
@@ -109,7 +109,7 @@ export async function writeFactHistory(
   for (const { date, segment } of days) {
     const month = monthOf(date);
     if (month >= open) {
-      const name = dataFileName(factLabel(date, segment), version.vid);
+      const name = factFileName(date, segment, version.vid);
       written += await tx.write(rows([date], segment), version, name, { wide: table.wide });
       continue;
     }
