@@ -86,9 +86,9 @@ export const FACT_LAYOUT = 3;
 
 /**
  * The hive column of a fact table's folders: the last snapshot date its files' period can
- * hold. The views keep the rows with `last_date >= snapshot_date` (all of them), from which
- * DuckDB derives, for a query's `snapshot_date = D` or `> D`, a filter on last_date that skips
- * every earlier folder without opening its files.
+ * hold. A pruned view keeps the rows with `last_date >= snapshot_date` (all of them), from
+ * which DuckDB derives, for a query's `snapshot_date = D`, `> D` or `>= D`, a filter on
+ * last_date that skips every earlier folder without opening its files (catalog/view-sql.ts).
  */
 export const LAST_DATE_COLUMN = 'last_date';
 
@@ -107,7 +107,7 @@ export function periodLastDate(period: string): string {
  * `last_date=<periodLastDate>/<name>`, the anchor's folder being ANCHOR_PARTITION.
  */
 export function factFilePlace(name: string): string {
-  const period = labelOf(name) === SCHEMA_FILE ? undefined : parseFactFile(name)?.period;
+  const period = parseFactFile(name)?.period;
   if (period === undefined && labelOf(name) !== SCHEMA_FILE)
     throw new Error(`warehouse: ${name} is not a fact file`);
   return join(partitionName(LAST_DATE_COLUMN, period ? periodLastDate(period) : ANCHOR_PARTITION), name);
