@@ -25,6 +25,7 @@ import {
   MONTH_ROW_GROUP_SIZE,
   monthOf,
   partitionName,
+  readFactFile,
   versionsPath,
 } from '../src/warehouse/lake/index.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
@@ -69,7 +70,7 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
       for (const name of current.version.files)
         if (!replaced.has(name)) linkSync(join(current.version.dir, name), place(name));
       for (const source of sources) {
-        const read = `read_parquet(${sqlString(source.path)})`;
+        const read = readFactFile(source.path);
         const closed = new Map<string, string[]>();
         for (const date of all) {
           const period = closedPeriodOf(date, newest);

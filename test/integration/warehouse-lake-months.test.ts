@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
-import { MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
+import { lakePath, MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/index.js';
 import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
@@ -144,6 +144,15 @@ describe('closed ten days of the open month', () => {
         ['2026-11-10', 'vip', 2],
         ['2026-11-11', 'all', 3],
       ]);
+      // The latest day file written from the ten-day file holds the table's columns only: not
+      // the `last_date` DuckDB would read from its folder's name.
+      const latestGlob = sqlString(`${lakePath(dir)}/_latest/post_metrics/*.parquet`);
+      expect(
+        await rows(
+          held.connection,
+          `select file_name from parquet_schema(${latestGlob}) where name = 'last_date'`,
+        ),
+      ).toEqual([]);
 
       // December closes November: its ten-day files and its days become one month file, by date.
       await stageAndPublish(dir, '2026-12-01', ['all'], { runId: 'r5', posts: 1 });

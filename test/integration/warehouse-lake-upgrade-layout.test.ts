@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import {
   readStamp,
   refreshCatalog,
   versionFiles,
+  writeStamp,
 } from '../../src/warehouse/lake/index.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
@@ -245,5 +246,16 @@ describe('the upgrade of a data directory with one flat folder per fact table', 
       (await queryReadOnly(dir, 'select distinct snapshot_date::varchar from latest_post_metrics')).rows,
     ).toEqual([['2027-01-12']]);
     expect(await refreshCatalog(dir)).toBeUndefined();
+
+    // A lake a later release laid out is left alone: this release would not see its fact
+    // files where that one put them (as the previous release does not see these folders).
+    writeStamp(lake, { ...readStamp(lake)!, layout: FACT_LAYOUT + 1 });
+    const live = readlinkSync(join(lake, 'post_metrics'));
+    await expect(refreshCatalog(dir)).rejects.toThrow(
+      new RegExp(
+        `laid out by a later release .*fact layout ${FACT_LAYOUT + 1}; this release knows ${FACT_LAYOUT}`,
+      ),
+    );
+    expect(readlinkSync(join(lake, 'post_metrics'))).toBe(live);
   }, 180_000);
 });

@@ -25,7 +25,9 @@ describe("fact files' periods", () => {
     );
     expect(factFilePlace('2025~all.0abc.parquet')).toBe('last_date=2025-12-31/2025~all.0abc.parquet');
     expect(factFilePlace('_schema.0abc.parquet')).toBe('last_date=0001-01-01/_schema.0abc.parquet');
-    expect(() => factFilePlace('p.0abc.parquet')).toThrow('p.0abc.parquet is not a fact file');
+    expect(() => factFilePlace('p.0abc.parquet')).toThrow(
+      'p.0abc.parquet is not a fact file of this release',
+    );
     expect(parseFactFile('last_date=2026-11-20/2026-11-D2~vip.0abc.parquet')).toEqual({
       period: '2026-11-D2',
       segment: 'vip',

@@ -15,7 +15,7 @@
  * months and sweeps replaced versions.
  */
 
-export { readStamp } from './catalog/catalog-stamp.js';
+export { readStamp, writeStamp } from './catalog/catalog-stamp.js';
 export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
 export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
@@ -45,7 +45,7 @@ export {
 export type { LakeTable } from './core/lake-tables.js';
 export { linkedFiles, linkTarget, versionFiles } from './core/link-target.js';
 export { consolidateFacts } from './facts/consolidate-facts.js';
-export { factRows, factVersion, fileHolding, recentFactDates } from './facts/fact-files.js';
+export { factRows, factVersion, fileHolding, readFactFile, recentFactDates } from './facts/fact-files.js';
 export { replaceFacts } from './facts/replace-facts.js';
 export { MONTH_ROW_GROUP_SIZE } from './facts/write-month.js';
 export type { LakeTransaction } from './lake-transaction.js';

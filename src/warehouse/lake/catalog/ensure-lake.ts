@@ -1,4 +1,5 @@
 import { existsSync, linkSync, mkdirSync } from 'node:fs';
+import { UserError } from '../../../util/user-error.js';
 import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../../open-database.js';
 import { publishedPath, sqlString } from '../../warehouse-paths.js';
 import { FACT_LAYOUT, lakePath } from '../core/lake-layout.js';
@@ -31,6 +32,7 @@ export async function ensureLake(
 ): Promise<{ change: CatalogChange | undefined; finish?: () => Promise<void> }> {
   const lake = lakePath(dataDir);
   const stamp = readStamp(lake);
+  refuseNewerLayout(stamp, lake);
   const schema = currentSchemaHash();
   const published = existsSync(publishedPath(dataDir));
   if (!options.force && isCurrent(stamp, lake, schema, published)) return { change: undefined };
@@ -80,6 +82,18 @@ export async function ensureLake(
     tx.abort();
     await session.close();
   }
+}
+
+/**
+ * A lake a later release has laid out differently is left alone: this release would not see
+ * its fact files where that one put them, and rewriting the catalog or a fact table would drop
+ * them from the live lake. A usage error (exit code 2): run the later release.
+ */
+function refuseNewerLayout(stamp: CatalogStamp | undefined, lake: string): void {
+  if ((stamp?.layout ?? 0) > FACT_LAYOUT)
+    throw new UserError(
+      `warehouse: ${lake} was laid out by a later release of campaign-warehouse (fact layout ${stamp!.layout}; this release knows ${FACT_LAYOUT}): run that release, and stop every process of this one (serve, cron syncs) before it runs`,
+    );
 }
 
 /** Whether warehouse.duckdb exists and was built for this lake's place and schema (no lock needed). */

@@ -27,8 +27,8 @@ interface OldDay {
 }
 
 /**
- * Upgrades the fact tables from the previous layout (FACT_LAYOUT 1: a folder per table of
- * `snapshot_date=D` links, files without the column) to one link per table (FACT_LAYOUT 2),
+ * Upgrades the fact tables from the per-date layout (FACT_LAYOUT 1: a folder per table of
+ * `snapshot_date=D` links, files without the column) to one link per table (FACT_LAYOUT),
  * under the publish lock, one table at a time: its day partitions are read (hive, so
  * snapshot_date comes from the path) and written into one new version of today's layout (FACT_LAYOUT; month files for
  * closed months, day files for the open one, with snapshot_date), the rows per date compared
@@ -131,12 +131,12 @@ async function checkCounts(tx: LakeTransaction, table: LakeTable, days: readonly
     for (const [date, path] of paths) before.set(date, (before.get(date) ?? 0) + (perFile.get(path) ?? 0));
   }
   const after = await counts(
-    `select strftime(snapshot_date, '%Y-%m-%d'), count(*) from read_parquet(${sqlString(`${dir}/*/*.parquet`)}, union_by_name = true) group by 1`,
+    `select strftime(snapshot_date, '%Y-%m-%d'), count(*) from read_parquet(${sqlString(`${dir}/*/*.parquet`)}, hive_partitioning = false, union_by_name = true) group by 1`,
   );
   for (const date of new Set([...before.keys(), ...after.keys()]))
     if ((before.get(date) ?? 0) !== (after.get(date) ?? 0))
       throw new Error(
-        `warehouse: upgrading ${table.name} to the month layout: ${date} has ${after.get(date) ?? 0} rows, the old files ${before.get(date) ?? 0}; nothing was changed`,
+        `warehouse: upgrading ${table.name} to the layout of this release: ${date} has ${after.get(date) ?? 0} rows, the old files ${before.get(date) ?? 0}; nothing was changed`,
       );
 }
 

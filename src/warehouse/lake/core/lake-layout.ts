@@ -109,7 +109,9 @@ export function periodLastDate(period: string): string {
 export function factFilePlace(name: string): string {
   const period = parseFactFile(name)?.period;
   if (period === undefined && labelOf(name) !== SCHEMA_FILE)
-    throw new Error(`warehouse: ${name} is not a fact file`);
+    throw new Error(
+      `warehouse: ${name} is not a fact file of this release; move it out of the fact table's folder in the lake and run again`,
+    );
   return join(partitionName(LAST_DATE_COLUMN, period ? periodLastDate(period) : ANCHOR_PARTITION), name);
 }
 

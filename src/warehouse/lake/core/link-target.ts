@@ -21,7 +21,7 @@ export function linkTarget(link: string): string | undefined {
   }
 }
 
-/** The version `link` points to, read once (one readlink, one readdir); undefined without a link. */
+/** The version `link` points to, read once (one readlink, one readdir per folder); undefined without a link. */
 export function linkedVersion(link: string): LinkedVersion | undefined {
   const dir = linkTarget(link);
   if (!dir) return undefined;
@@ -40,7 +40,7 @@ export function versionFiles(dir: string): string[] {
   return files.sort();
 }
 
-/** The Parquet files of the version a link points to (names, sorted); [] without a link. */
+/** The Parquet files of the version a link points to (places, sorted); [] without a link. */
 export function linkedFiles(link: string): readonly string[] {
   return linkedVersion(link)?.files ?? [];
 }

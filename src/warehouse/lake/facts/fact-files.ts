@@ -14,6 +14,7 @@ import { type LinkedVersion, linkedVersion } from '../core/link-target.js';
 
 /** A data file of a fact table's live version: a day's, closed ten days', a closed month's or a closed year's rows of one segment. */
 export interface FactFile {
+  /** Its place in the version: `last_date=<date>/<period>~<segment>.<vid>.parquet`. */
   readonly name: string;
   /** Absolute, in the version directory (stays valid after the table's link is swapped). */
   readonly path: string;
@@ -29,7 +30,7 @@ export interface FactVersion {
   readonly anchor: string | undefined;
 }
 
-/** The table's live version as its link has it now (one readlink, one readdir); undefined without one. */
+/** The table's live version as its link has it now (one readlink, one readdir per folder); undefined without one. */
 export function factVersion(lake: string, table: string): FactVersion | undefined {
   const version = linkedVersion(join(lake, table));
   return version && factVersionOf(version);
@@ -65,9 +66,18 @@ export function fileHolding(files: readonly FactFile[], date: string, segment: s
   return undefined;
 }
 
+/**
+ * A read of fact files by path, their own columns only: DuckDB would take the `last_date=`
+ * folder in a path for a hive partition and add it as a column.
+ */
+export function readFactFile(paths: string | readonly string[], options = ''): string {
+  const list = typeof paths === 'string' ? sqlString(paths) : `[${paths.map(sqlString).join(', ')}]`;
+  return `read_parquet(${list}, hive_partitioning = false${options})`;
+}
+
 /** A subquery of one date's rows of a fact file (a period's file holds other dates too). */
 export function factRows(path: string, date: string): string {
-  return `(select * from read_parquet(${sqlString(path)}) where snapshot_date = ${sqlString(date)}::date)`;
+  return `(select * from ${readFactFile(path)} where snapshot_date = ${sqlString(date)}::date)`;
 }
 
 /**
@@ -97,7 +107,7 @@ export async function recentFactDates(
       continue;
     }
     const reader = await connection.runAndReadAll(
-      `select distinct strftime(snapshot_date, '%Y-%m-%d') as d from read_parquet(${sqlString(file.path)})
+      `select distinct strftime(snapshot_date, '%Y-%m-%d') as d from ${readFactFile(file.path)}
         where snapshot_date < ${sqlString(before)}::date order by d desc`,
     );
     for (const [date] of reader.getRows()) {

@@ -13,7 +13,7 @@ import {
 import type { LakeTable } from '../core/lake-tables.js';
 import { linkTarget } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';
-import { type FactFile, factRows, factVersion, isDayFile } from './fact-files.js';
+import { type FactFile, factRows, factVersion, isDayFile, readFactFile } from './fact-files.js';
 
 /** One segment's latest snapshot: its date and a live path of a file holding it (a day's, a month's or a year's). */
 export interface LatestEntry {
@@ -57,7 +57,7 @@ export async function scanLatest(
     }
     if (entry && entry.date > periodEnd(file.period)) continue;
     const reader = await tx.connection.runAndReadAll(
-      `select strftime(max(snapshot_date), '%Y-%m-%d') from read_parquet(${sqlString(file.path)})
+      `select strftime(max(snapshot_date), '%Y-%m-%d') from ${readFactFile(file.path)}
         where snapshot_date <> ${sqlString(skip ?? '0001-01-01')}::date`,
     );
     const date = reader.getRows()[0]?.[0];

@@ -3,6 +3,7 @@ import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
 import { factFileName, monthOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';
+import { readFactFile } from './fact-files.js';
 
 /**
  * Rows per row group of a closed month's or year's file. Its rows are sorted by
@@ -57,8 +58,7 @@ export function readFactFiles(table: LakeTable, anchor: string, paths: readonly 
   const columns = fileColumns(table)
     .map((c) => id(c.name))
     .join(', ');
-  const list = [anchor, ...paths].map(sqlString).join(', ');
-  return `select ${columns} from read_parquet([${list}], union_by_name = true)`;
+  return `select ${columns} from ${readFactFile([anchor, ...paths], ', union_by_name = true')}`;
 }
 
 /**
