@@ -11,7 +11,7 @@ import {
 } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { linkedVersion, linkTarget, versionFiles } from '../core/link-target.js';
-import { factVersionOf } from '../facts/fact-files.js';
+import { factVersionOf, readFactFile } from '../facts/fact-files.js';
 import { scanLatest, writeLatest } from '../facts/latest-tree.js';
 import { writeFactHistory } from '../facts/write-month.js';
 import { LakeTransaction } from '../lake-transaction.js';
@@ -131,7 +131,7 @@ async function checkCounts(tx: LakeTransaction, table: LakeTable, days: readonly
     for (const [date, path] of paths) before.set(date, (before.get(date) ?? 0) + (perFile.get(path) ?? 0));
   }
   const after = await counts(
-    `select strftime(snapshot_date, '%Y-%m-%d'), count(*) from read_parquet(${sqlString(`${dir}/*/*.parquet`)}, hive_partitioning = false, union_by_name = true) group by 1`,
+    `select strftime(snapshot_date, '%Y-%m-%d'), count(*) from ${readFactFile(`${dir}/*/*.parquet`, ', union_by_name = true')} group by 1`,
   );
   for (const date of new Set([...before.keys(), ...after.keys()]))
     if ((before.get(date) ?? 0) !== (after.get(date) ?? 0))

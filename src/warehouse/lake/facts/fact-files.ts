@@ -67,8 +67,8 @@ export function fileHolding(files: readonly FactFile[], date: string, segment: s
 }
 
 /**
- * A read of fact files by path, their own columns only: DuckDB would take the `last_date=`
- * folder in a path for a hive partition and add it as a column.
+ * A read of fact files by path (or a glob of them), their own columns only: DuckDB would take
+ * the `last_date=` folder in a path for a hive partition and add it as a column.
  */
 export function readFactFile(paths: string | readonly string[], options = ''): string {
   const list = typeof paths === 'string' ? sqlString(paths) : `[${paths.map(sqlString).join(', ')}]`;
