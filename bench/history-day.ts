@@ -39,8 +39,15 @@ export async function writeStagedDay(path: string, date: string): Promise<void> 
        from range(${C * P}) t(i), unnest(['likes', 'comments', 'shares', 'views']) u(s)`,
     `insert into campaign_metrics select ${d}, 'all', 'c' || i, ${P}, ${I}, (hash(i, ${day}) % 10000000)::bigint, 0.031,
        (hash(i + 1, ${day}) % 50000000)::bigint, (hash(i + 2, ${day}) % 1000000) / 10.0 from range(${C}) t(i)`,
-    `insert into campaign_network_metrics select ${d}, 'all', 'c' || i, n, ${P} // 4, ${I} // 4, (hash(i, n, ${day}) % 3000000)::bigint, 0.03,
-       (hash(i, n) % 20000000)::bigint, (hash(i, n, ${day}) % 300000) / 10.0 from range(${C}) t(i), unnest(${NETWORKS}) u(n)`,
+    // With its campaign's totals, as normalization gives them (after campaign_metrics).
+    `insert into campaign_network_metrics
+       select n.*, sum(n.num_posts) over w, sum(n.engagement) over w, sum(n.emv) over w, m.total_reach
+         from (select ${d} as snapshot_date, 'all' as segment, 'c' || i as campaign_id, n as network, ${P} // 4 as num_posts,
+                      ${I} // 4, (hash(i, n, ${day}) % 3000000)::bigint as engagement, 0.03, (hash(i, n) % 20000000)::bigint,
+                      (hash(i, n, ${day}) % 300000) / 10.0 as emv
+                 from range(${C}) t(i), unnest(${NETWORKS}) u(n)) n
+         left join campaign_metrics m using (snapshot_date, segment, campaign_id)
+       window w as (partition by n.snapshot_date, n.segment, n.campaign_id)`,
     `insert into campaign_network_stats select ${d}, 'all', 'c' || i, n, s, (hash(i, n, s, ${day}) % 1000000)::double
        from range(${C}) t(i), unnest(${NETWORKS}) u(n),
             unnest(['likes', 'comments', 'shares', 'views', 'saved', 'impressions', 'reach', 'exits']) v(s)`,

@@ -9,7 +9,8 @@ import { pushStatRows } from './stat-rows.js';
  * `campaign_network_metrics` and `campaign_network_stats` (each `sources` entry, networks
  * the spec does not list included), and, for the unfiltered view, the `campaigns` entity:
  * the list record merged with the detail, less `metrics` and `sources`. Accepts the detail
- * with or without its `campaign` wrapper.
+ * with or without its `campaign` wrapper. Each network row carries its campaign's totals (the
+ * sums over its networks, and the campaign's total_reach), which network_breakdown divides by.
  */
 export function normalizeCampaignDetail(
   detail: RawRecord,
@@ -53,6 +54,13 @@ export function normalizeCampaignDetail(
     });
     pushStatRows(out.campaign_network_stats, s.stats, (stat, value) => ({ ...key, network, stat, value }));
   }
+  const totals = {
+    campaign_posts: sumOf(out.campaign_network_metrics, 'num_posts'),
+    campaign_engagement: sumOf(out.campaign_network_metrics, 'engagement'),
+    campaign_emv: sumOf(out.campaign_network_metrics, 'emv'),
+    campaign_total_reach: out.campaign_metrics[0]!.total_reach,
+  };
+  out.campaign_network_metrics = out.campaign_network_metrics.map((row) => ({ ...row, ...totals }));
   if (ctx.segment === 'all') {
     const { metrics: _m, sources: _s, ...attributes } = campaign;
     const merged: Record<string, unknown> = { ...listRecord, ...attributes };
@@ -70,4 +78,14 @@ export function normalizeCampaignDetail(
     out.campaigns = [row];
   }
   return out;
+}
+
+/** The sum of a column over rows, as SQL's sum: NULLs skipped, NULL when every value is. */
+function sumOf(rows: readonly Row[], column: string): number | null {
+  let sum: number | null = null;
+  for (const row of rows) {
+    const value = row[column];
+    if (typeof value === 'number') sum = (sum ?? 0) + value;
+  }
+  return sum;
 }

@@ -56,6 +56,24 @@ export interface TableSpec {
    * README example: 149 ms, 542 ms pruned), and their files are small.
    */
   readonly prunedByDate?: boolean;
+  /**
+   * Facts: columns a migration added that normalization computes (from the same response),
+   * which rows published before it get when the lake's schema changes: each file lacking one
+   * is rewritten by sql/warehouse/backfill/<table>.sql (src/warehouse/lake/catalog/
+   * backfill-facts.ts).
+   */
+  readonly backfilled?: readonly BackfilledColumn[];
+}
+
+/**
+ * A computed column (TableSpec.backfilled). A file lacks it when its Parquet schema does, or,
+ * for a sum over another column of the same rows (`sumOf`, NULL only where every summed value
+ * is), when its footer counts more NULLs in it than in that column: a file written with the
+ * column left NULL (a conversion, an upgrade of an older layout, rows staged before it).
+ */
+export interface BackfilledColumn {
+  readonly column: string;
+  readonly sumOf?: string;
 }
 
 /** The segment of the unfiltered figures. */
@@ -110,7 +128,14 @@ export const TABLES = {
 
   // Daily facts of the extractor.
   campaign_metrics: unitFact(['campaign_id']),
-  campaign_network_metrics: unitFact(['campaign_id', 'network']),
+  campaign_network_metrics: unitFact(['campaign_id', 'network'], {
+    backfilled: [
+      { column: 'campaign_posts', sumOf: 'num_posts' },
+      { column: 'campaign_engagement', sumOf: 'engagement' },
+      { column: 'campaign_emv', sumOf: 'emv' },
+      { column: 'campaign_total_reach' },
+    ],
+  }),
   campaign_network_stats: unitFact(['campaign_id', 'network', 'stat']),
   post_metrics: unitFact(['campaign_id', 'post_id'], { stagedUnique: true, prunedByDate: true }),
   post_stats: unitFact(['campaign_id', 'post_id', 'stat'], { stagedUnique: true, prunedByDate: true }),

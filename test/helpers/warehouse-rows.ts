@@ -99,6 +99,11 @@ export function sampleUnitRows(options: {
       engagement_rate: 0.05,
       reach: 2000,
       emv: 6.25,
+      // The campaign's totals, as normalization adds them: sums over its networks, its reach.
+      campaign_posts: (postCount / 2) * networks.length,
+      campaign_engagement: 250 * networks.length,
+      campaign_emv: 6.25 * networks.length,
+      campaign_total_reach: 3000,
     })),
     campaign_network_stats: networks.flatMap((network) => [
       { ...base, network, stat: 'likes', value: 200 },

@@ -11,17 +11,34 @@ import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
+/** Each campaign_network_metrics row's campaign totals, as the previous release computed them. */
+const CAMPAIGN_TOTALS_BEFORE = `select n.snapshot_date::varchar, n.segment, n.campaign_id, n.network,
+    sum(n.num_posts) over w, sum(n.engagement) over w, round(sum(n.emv) over w, 6), m.total_reach
+  from campaign_network_metrics n left join campaign_metrics m using (snapshot_date, segment, campaign_id)
+  window w as (partition by n.snapshot_date, n.segment, n.campaign_id) order by all`;
+/** The same, as the converted lake holds them. */
+const CAMPAIGN_TOTALS = `select snapshot_date::varchar, segment, campaign_id, network, campaign_posts,
+    campaign_engagement, round(campaign_emv, 6), campaign_total_reach from campaign_network_metrics order by all`;
+
 /** A file the previous release wrote (test/fixtures/warehouse/README.md). */
 const FIXTURE = join('test', 'fixtures', 'warehouse', 'release-0.1.0.duckdb.gz');
 
-/** Per table: row count and a digest of every row, from a file's tables or views. */
-async function digests(path: string, tables: string[]): Promise<Record<string, string>> {
+/**
+ * Per table: row count and a digest of every row, from a file's tables or views; of the
+ * columns `columns` names for it, when it does (the previous release's).
+ */
+async function digests(
+  path: string,
+  tables: string[],
+  columns: Record<string, string[]> = {},
+): Promise<Record<string, string>> {
   const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
   try {
     const out: Record<string, string> = {};
     for (const table of tables) {
+      const select = columns[table]?.map((c) => `"${c}"`).join(', ') ?? '*';
       const reader = await db.connection.runAndReadAll(
-        `select count(*)::varchar || ':' || coalesce(md5(string_agg(t::varchar, '|' order by t::varchar)), '') from "${table}" t`,
+        `select count(*)::varchar || ':' || coalesce(md5(string_agg(t::varchar, '|' order by t::varchar)), '') from (select ${select} from "${table}") t`,
       );
       out[table] = String(reader.getRows()[0]![0]);
     }
@@ -35,7 +52,9 @@ describe('conversion of a warehouse.duckdb of the previous release', () => {
   const data = removableTempDir('cw-lake-migration-');
   const original = join(data.dir, 'original.duckdb');
   let tables: string[];
+  let columns: Record<string, string[]>;
   let before: Record<string, string>;
+  let totals: unknown[][];
 
   beforeAll(async () => {
     writeFileSync(original, gunzipSync(readFileSync(FIXTURE)));
@@ -48,6 +67,13 @@ describe('conversion of a warehouse.duckdb of the previous release', () => {
     )
       .getRows()
       .map((row) => String(row[0]));
+    columns = {};
+    const reader = await db.connection.runAndReadAll(
+      "select table_name, list(column_name order by column_index) from duckdb_columns() where table_name <> 'schema_migrations' group by 1",
+    );
+    for (const [table, names] of reader.getRows())
+      columns[String(table)] = (names as { items: unknown[] }).items.map(String);
+    totals = (await db.connection.runAndReadAll(CAMPAIGN_TOTALS_BEFORE)).getRows();
     db.close();
     before = await digests(original, tables);
   });
@@ -56,7 +82,13 @@ describe('conversion of a warehouse.duckdb of the previous release', () => {
   it('converts on the first run, keeping every row of every table', async () => {
     expect(Number(before.post_metrics!.split(':')[0])).toBeGreaterThan(0);
     expect(await refreshCatalog(data.dir)).toBe('converted');
-    expect(await digests(publishedPath(data.dir), tables)).toEqual(before);
+    expect(await digests(publishedPath(data.dir), tables, columns)).toEqual(before);
+    // The rows of campaign_network_metrics got their campaign totals (migration 005), as the
+    // previous release's network_breakdown computed them.
+    expect(totals.length).toBeGreaterThan(0);
+    expect((await queryReadOnly(data.dir, CAMPAIGN_TOTALS)).rows).toEqual(
+      totals.map((row) => row.map((v) => (typeof v === 'bigint' ? Number(v) : v))),
+    );
     expect(existsSync(`${publishedPath(data.dir)}.before-lake`)).toBe(true);
     // Facts in today's layout: one link per table, a file per day of the open month and
     // segment, in its `last_date=` folder.

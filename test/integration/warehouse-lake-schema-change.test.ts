@@ -30,7 +30,7 @@ function nextRelease(dir: string): string {
     cpSync(part, join(dir, part), { recursive: true });
   copyFileSync('package.json', join(dir, 'package.json'));
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'));
-  writeFileSync(join(dir, 'sql', 'warehouse', 'migrations', '004_post_saves.sql'), MIGRATION);
+  writeFileSync(join(dir, 'sql', 'warehouse', 'migrations', '099_post_saves.sql'), MIGRATION);
   return dir;
 }
 
@@ -105,7 +105,7 @@ describe('a later migration adding a column', () => {
         ['main.latest_post_metrics', 'BIGINT'],
         ['main.post_metrics', 'BIGINT'],
       ]);
-      expect(await select(connection, 'select max(version)::integer from schema_migrations')).toEqual([[4]]);
+      expect(await select(connection, 'select max(version)::integer from schema_migrations')).toEqual([[99]]);
       expect(
         await select(
           connection,

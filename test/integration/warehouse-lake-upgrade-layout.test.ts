@@ -12,6 +12,7 @@ import {
   writeStamp,
 } from '../../src/warehouse/lake/index.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
+import { TABLES, type TableSpec } from '../../src/warehouse/table-registry.js';
 import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 
@@ -34,11 +35,20 @@ function oldFactTables(lake: string): string[] {
     .sort();
 }
 
+/** Columns the upgrade computes for the old rows (TableSpec.backfilled), checked by campaignTotals. */
+const BACKFILLED: ReadonlySet<string> = new Set(
+  Object.values(TABLES).flatMap((spec: TableSpec) => (spec.backfilled ?? []).map((b) => b.column)),
+);
+
 /**
- * Per date: its row count and a digest of its rows (every column, by name, in name order),
- * of the rows `from` selects (a table with snapshot_date).
+ * Per date: its row count and a digest of its rows (every column but `skip`, by name, in name
+ * order), of the rows `from` selects (a table with snapshot_date).
  */
-async function perDate(from: string, catalog = ':memory:'): Promise<Record<string, string>> {
+async function perDate(
+  from: string,
+  catalog = ':memory:',
+  skip: ReadonlySet<string> = BACKFILLED,
+): Promise<Record<string, string>> {
   const instance = await DuckDBInstance.create(catalog, {
     access_mode: catalog === ':memory:' ? 'READ_WRITE' : 'READ_ONLY',
   });
@@ -47,6 +57,7 @@ async function perDate(from: string, catalog = ':memory:'): Promise<Record<strin
     const names = (await connection.runAndReadAll(`select column_name from (describe select * from ${from})`))
       .getRows()
       .map((row) => String(row[0]))
+      .filter((name) => !skip.has(name))
       .sort();
     const row = `concat_ws('|', ${names.map((n) => `coalesce("${n}"::varchar, '-')`).join(', ')})`;
     const reader = await connection.runAndReadAll(
@@ -62,6 +73,23 @@ async function perDate(from: string, catalog = ':memory:'): Promise<Record<strin
 
 const oldRead = (glob: string) =>
   `read_parquet(${sqlString(glob)}, hive_partitioning = true, union_by_name = true, hive_types = {'snapshot_date': 'DATE'})`;
+
+/**
+ * Per date, a digest of each campaign_network_metrics row's campaign totals: as network_breakdown
+ * computed them before migration 005 (a window over `networks`, `campaigns`' total_reach), or,
+ * without sources, as the upgraded catalog's view holds them.
+ */
+async function campaignTotals(catalog: string, sources?: { networks: string; campaigns: string }) {
+  const from = sources
+    ? `(select n.snapshot_date, n.segment, n.campaign_id, n.network,
+          sum(n.num_posts) over w as campaign_posts, sum(n.engagement) over w as campaign_engagement,
+          round(sum(n.emv) over w, 6) as campaign_emv, m.total_reach as campaign_total_reach
+        from ${sources.networks} n left join ${sources.campaigns} m using (snapshot_date, segment, campaign_id)
+        window w as (partition by n.snapshot_date, n.segment, n.campaign_id))`
+    : `(select snapshot_date, segment, campaign_id, network, campaign_posts, campaign_engagement,
+          round(campaign_emv, 6) as campaign_emv, campaign_total_reach from campaign_network_metrics)`;
+  return perDate(from, catalog, new Set());
+}
 
 /** What the old layout holds: every fact table's rows per date, and its latest tree's. */
 async function oldContents(dir: string) {
@@ -108,9 +136,17 @@ describe('the upgrade of a data directory with per-date fact folders', () => {
     );
     expect(Object.keys(documents).length).toBeGreaterThan(0);
 
+    const totals = await campaignTotals(':memory:', {
+      networks: oldRead(`${lake}/campaign_network_metrics/snapshot_date=*/*.parquet`),
+      campaigns: oldRead(`${lake}/campaign_metrics/snapshot_date=*/*.parquet`),
+    });
+
     expect(await refreshCatalog(dir)).toBe('upgraded');
     expect(await newContents(dir, tables)).toEqual(before);
     expect(readStamp(lake)?.layout).toBe(FACT_LAYOUT);
+    // The rows published before migration 005 got their campaign totals.
+    expect(await campaignTotals(publishedPath(dir))).toEqual(totals);
+    expect(Object.keys(totals)).toHaveLength(5);
 
     // The new layout: one link per table; October (closed) in a file per segment, November's
     // days a file each per segment; no per-date folder left.
@@ -144,9 +180,13 @@ describe('the upgrade of a data directory with per-date fact folders', () => {
       "select count(*) from post_metrics where snapshot_date = '2026-10-30'",
     );
     expect(day.rows[0]![0]).toBe(Number(before.facts.post_metrics!['2026-10-30']!.split(':')[0]));
-    expect(
-      (await queryReadOnly(dir, 'select count(*) from latest_network_breakdown')).rows[0]![0],
-    ).toBeGreaterThan(0);
+    // The latest trees hold the rewritten files: the latest day's shares are there.
+    const shares = await queryReadOnly(
+      dir,
+      'select count(*), count(share_of_posts), count(campaign_total_reach) from latest_network_breakdown',
+    );
+    expect(shares.rows[0]![0]).toBeGreaterThan(0);
+    expect(shares.rows[0]).toEqual([shares.rows[0]![0], shares.rows[0]![0], shares.rows[0]![0]]);
     expect(
       await perDate(
         '(select cast(received_at as date) as snapshot_date, document_id from stream_documents)',
@@ -221,10 +261,23 @@ describe('the upgrade of a data directory with one flat folder per fact table', 
       '_schema',
     ]);
 
+    const flatRead = (table: string) =>
+      `read_parquet(${sqlString(`${lake}/${table}/*.parquet`)}, union_by_name = true)`;
+    const totals = await campaignTotals(':memory:', {
+      networks: flatRead('campaign_network_metrics'),
+      campaigns: flatRead('campaign_metrics'),
+    });
+    const networkFiles = versionFiles(join(lake, 'campaign_network_metrics')).length;
+
     expect(await refreshCatalog(dir)).toBe('upgraded');
     expect(readStamp(lake)!.layout).toBe(FACT_LAYOUT);
-    // Every row of every date, through the catalog's views.
+    // Every row of every date, through the catalog's views; the rows published before
+    // migration 005 with their campaign totals, each file of campaign_network_metrics rewritten
+    // once with them (the same places).
     for (const table of facts) expect(await perDate(table, publishedPath(dir)), table).toEqual(before[table]);
+    expect(await campaignTotals(publishedPath(dir))).toEqual(totals);
+    expect(Object.keys(totals).length).toBeGreaterThan(10);
+    expect(versionFiles(join(lake, 'campaign_network_metrics'))).toHaveLength(networkFiles);
     // The same files, each in the folder of its period's last date; only the anchor is new.
     expect(
       versionFiles(join(lake, 'post_metrics')).map((f) => f.replace(/\.[0-9a-z]+\.parquet$/, '')),

@@ -1,9 +1,12 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, listMigrations } from '../../src/warehouse/apply-migrations.js';
 import { openDatabase } from '../../src/warehouse/open-database.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
-import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
+import { openStaging } from '../../src/warehouse/staging/open-staging.js';
+import { publishedPath, stagingPath } from '../../src/warehouse/warehouse-paths.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun } from '../helpers/warehouse-rows.js';
 
@@ -71,6 +74,36 @@ describe('warehouse migrations', () => {
       ]);
     } finally {
       db.close();
+    }
+  });
+
+  it('gives the rows a previous release staged their campaign totals (005), as normalization does', async () => {
+    // A sync of the previous release (migrations up to 004) staged a unit, then was stopped.
+    const path = stagingPath(data.dir, 'resumed');
+    mkdirSync(dirname(path), { recursive: true });
+    const db = await openDatabase(path);
+    await applyMigrations(db.connection, { upTo: 4 });
+    await db.connection.run(
+      `insert into campaign_metrics values ('2026-11-20', 'all', 'c1', 3, 2, 1200, 0.04, 9000, 310.5);
+       insert into campaign_network_metrics values
+         ('2026-11-20', 'all', 'c1', 'instagram', 2, 2, 1000, 0.05, 8000, null),
+         ('2026-11-20', 'all', 'c1', 'tiktok', 1, 1, 200, 0.02, 3000, null)`,
+    );
+    db.close();
+    // This release resumes it.
+    const staging = await openStaging(data.dir, 'resumed');
+    await staging.close();
+    const reopened = await openDatabase(path, { access_mode: 'READ_ONLY' });
+    try {
+      const rows = await reopened.connection.runAndReadAll(
+        'select network, campaign_posts, campaign_engagement, campaign_emv, campaign_total_reach from campaign_network_metrics order by 1',
+      );
+      expect(rows.getRows()).toEqual([
+        ['instagram', 3n, 1200n, null, 9000n],
+        ['tiktok', 3n, 1200n, null, 9000n],
+      ]);
+    } finally {
+      reopened.close();
     }
   });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -51,6 +52,13 @@ describe('the table registry (src/warehouse/table-registry.ts) against the migra
       const json = [...columns].filter(([, type]) => type === 'JSON').map(([column]) => column);
       expect(json, `${name}: JSON columns`).toEqual([...(spec.jsonColumns ?? [])]);
       if (spec.unitScoped) expect(columns.has('campaign_id'), `${name}: campaign_id`).toBe(true);
+      for (const { column, sumOf } of spec.backfilled ?? []) {
+        expect(columns.has(column), `${name}: backfilled ${column}`).toBe(true);
+        if (sumOf) expect(columns.has(sumOf), `${name}: ${column} sums ${sumOf}`).toBe(true);
+        expect(spec.kind, `${name}: backfilled`).toBe('fact');
+        const sql = readFileSync(join('sql', 'warehouse', 'backfill', `${name}.sql`), 'utf8');
+        expect(sql, `${name}: its backfill computes ${column}`).toMatch(new RegExp(`\\b${column}\\b`));
+      }
     }
   });
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_RESOURCES, GLOBAL_RESOURCES, segmentFilter } from '../../pipelines/campaign-pipeline.js';
@@ -43,7 +43,14 @@ describe('normalizeCampaignDetail', () => {
     ]);
   });
 
-  it('maps each sources entry and its stats', () => {
+  it('maps each sources entry and its stats, each with its campaign totals', () => {
+    // The sums over the networks (2 + 1 posts, ...) and the campaign-level reach, as fetched.
+    const campaignTotals = {
+      campaign_posts: 3,
+      campaign_engagement: 1200,
+      campaign_emv: 310.5,
+      campaign_total_reach: 9000,
+    };
     expect(rows.campaign_network_metrics).toEqual([
       {
         ...key,
@@ -54,6 +61,7 @@ describe('normalizeCampaignDetail', () => {
         engagement_rate: 0.05,
         reach: 8000,
         emv: 280.5,
+        ...campaignTotals,
       },
       {
         ...key,
@@ -64,6 +72,7 @@ describe('normalizeCampaignDetail', () => {
         engagement_rate: 0.02,
         reach: 3000,
         emv: 30,
+        ...campaignTotals,
       },
     ]);
     expect(rows.campaign_network_stats).toEqual([
@@ -98,6 +107,26 @@ describe('normalizeCampaignDetail', () => {
     });
     expect(filtered.campaigns).toBeUndefined();
     expect(filtered.campaign_metrics![0]!.segment).toBe('video');
+  });
+  it('sums campaign totals as SQL does: NULLs skipped, NULL when every network is NULL', () => {
+    const rows = normalizeCampaignDetail(
+      {
+        metrics: { total_reach: null },
+        sources: {
+          instagram: { num_posts: 2, engagement: null, emv: null },
+          tiktok: { num_posts: null, engagement: null, emv: null },
+        },
+      },
+      undefined,
+      ctx,
+    );
+    for (const row of rows.campaign_network_metrics!)
+      expect(row).toMatchObject({
+        campaign_posts: 2,
+        campaign_engagement: null,
+        campaign_emv: null,
+        campaign_total_reach: null,
+      });
   });
 });
 
@@ -265,10 +294,11 @@ describe('schema drift', () => {
 });
 
 describe('normalized rows match the warehouse tables', () => {
-  const ddl = readFileSync(
-    join(__dirname, '..', '..', 'sql', 'warehouse', 'migrations', '001_init.sql'),
-    'utf8',
-  );
+  const migrations = join(__dirname, '..', '..', 'sql', 'warehouse', 'migrations');
+  const ddl = readdirSync(migrations)
+    .sort()
+    .map((file) => readFileSync(join(migrations, file), 'utf8'))
+    .join('\n');
   const tables = new Map<string, string[]>();
   for (const match of ddl.matchAll(/create table (\w+) \(([\s\S]*?)\n\);/g)) {
     tables.set(
@@ -279,6 +309,8 @@ describe('normalized rows match the warehouse tables', () => {
         .filter((name) => /^[a-z_]+$/.test(name)),
     );
   }
+  for (const [, table, column] of ddl.matchAll(/alter table (\w+) add column (\w+)/g))
+    tables.get(table!)?.push(column!);
   const produced: TableRows[] = [
     normalizeCampaignDetail(fixture('campaign-detail.json'), undefined, ctx),
     normalizePosts(fixture('posts-page.json').posts, ctx),

@@ -11,6 +11,10 @@
 -- (one person reached on two networks counts once in the campaign's total_reach: rules on
 -- reach 1 and 4), so a reach share or a summed reach would be wrong. num_influencers is
 -- not shared either (an influencer can post on several networks).
+-- The campaign totals come with each campaign_network_metrics row (migration 005), so each
+-- row's shares are computed from that row alone: a filter on snapshot_date, even
+-- `= (select max(snapshot_date) ...)`, skips the other dates' rows before any work, where a
+-- window over the campaign's networks read every date of the table first.
 
 with
 
@@ -20,27 +24,9 @@ campaign_network_metrics as (
 
 ),
 
-campaign_metrics as (
-
-    select * from main.campaign_metrics
-
-),
-
 campaigns as (
 
     select * from main.campaigns
-
-),
-
-campaign_sums as (
-
-    select
-        *,
-        sum(num_posts) over campaign_window as campaign_posts,
-        sum(engagement) over campaign_window as campaign_engagement,
-        sum(emv) over campaign_window as campaign_emv
-    from campaign_network_metrics
-    window campaign_window as (partition by snapshot_date, segment, campaign_id)
 
 ),
 
@@ -61,12 +47,8 @@ breakdown as (
         n.num_posts / nullif(n.campaign_posts, 0) as share_of_posts,
         n.engagement / nullif(n.campaign_engagement, 0) as share_of_engagement,
         n.emv / nullif(n.campaign_emv, 0) as share_of_emv,
-        m.total_reach as campaign_total_reach
-    from campaign_sums as n
-    left join campaign_metrics as m
-        on m.snapshot_date = n.snapshot_date
-        and m.segment = n.segment
-        and m.campaign_id = n.campaign_id
+        n.campaign_total_reach
+    from campaign_network_metrics as n
     left join campaigns as c
         on c.campaign_id = n.campaign_id
 

@@ -10,9 +10,12 @@ import {
   SCHEMA_FILE,
 } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
-import { linkTarget } from '../core/link-target.js';
+import { linkTarget, versionFiles } from '../core/link-target.js';
+import { factVersionOf } from '../facts/fact-files.js';
 import { readLatest, scanLatest, writeLatest } from '../facts/latest-tree.js';
+import { withMonthSettings } from '../facts/write-month.js';
 import type { LakeTransaction } from '../lake-transaction.js';
+import { backfillFile, filesToBackfill } from './backfill-facts.js';
 
 /** A zero-row select of a table's file columns, typed as the migrations define them. */
 function emptySelect(table: LakeTable): string {
@@ -26,6 +29,7 @@ function emptySelect(table: LakeTable): string {
  * table's `<column>=0001-01-01` partition, another table's `_schema` file beside its data
  * files (kept), and a fact table's `_latest` tree (its entries kept). After this every
  * table's glob matches at least one file and every column of the migrations has a type.
+ * A fact table's rows that lack a column it backfills get it (backfill-facts.ts).
  */
 export async function writeAnchors(tx: LakeTransaction): Promise<void> {
   for (const table of tx.tables.values()) {
@@ -36,14 +40,44 @@ export async function writeAnchors(tx: LakeTransaction): Promise<void> {
       tx.publish(join(tx.lake, table.name, partitionName(table.partitionColumn, ANCHOR_PARTITION)), version);
     } else if (table.kind === 'fact') {
       // Each file linked into its `last_date=` folder: where it already is, or, the first
-      // time a lake of FACT_LAYOUT 2 (one flat folder) is opened, moved there.
+      // time a lake of FACT_LAYOUT 2 (one flat folder) is opened, moved there. A file whose
+      // rows lack a backfilled column is rewritten with it instead.
       const { version, current } = tx.nextVersion(join(tx.lake, table.name), table.name, 'v');
-      for (const file of current?.files ?? [])
-        if (labelOf(file) !== SCHEMA_FILE)
-          tx.linkFile(join(current!.dir, file), version, factFilePlace(basename(file)));
+      const files = current ? factVersionOf(current).files : [];
+      const lacking = await filesToBackfill(
+        tx,
+        table,
+        files.map((f) => f.path),
+      );
+      for (const file of current?.files ?? []) {
+        const path = join(current!.dir, file);
+        if (labelOf(file) !== SCHEMA_FILE && !lacking.has(path))
+          tx.linkFile(path, version, factFilePlace(basename(file)));
+      }
+      if (lacking.size > 0)
+        await withMonthSettings(tx.connection, async () => {
+          for (const file of files) if (lacking.has(file.path)) await backfillFile(tx, table, version, file);
+        });
       const name = factFilePlace(dataFileName(SCHEMA_FILE, version.vid));
       await tx.write(emptySelect(table), version, name, { keepEmpty: true });
-      await writeLatest(tx, table, await latestEntries(tx, table), join(version.dir, name));
+      // The latest tree is taken from the new files when some were rewritten, or when its own
+      // lack a backfilled column (a crash between the table's swap and its tree's).
+      let entries = lacking.size > 0 ? undefined : await latestEntries(tx, table);
+      const stale =
+        entries &&
+        (await filesToBackfill(
+          tx,
+          table,
+          [...entries.values()].map((e) => e.path),
+        ));
+      if (stale?.size) entries = undefined;
+      entries ??= await scanLatest(
+        tx,
+        table,
+        undefined,
+        factVersionOf({ dir: version.dir, files: versionFiles(version.dir) }).files,
+      );
+      await writeLatest(tx, table, entries, join(version.dir, name));
     } else {
       const link = join(tx.lake, table.name);
       const { version } = tx.nextVersion(link, table.name, 'v', (file) => labelOf(file) !== SCHEMA_FILE);

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { type TableKind, type TableSpec, tableSpec } from '../../table-registry.js';
+import { type BackfilledColumn, type TableKind, type TableSpec, tableSpec } from '../../table-registry.js';
 
 /** A column of a lake table, with its DuckDB type from sql/warehouse/migrations. */
 export interface LakeColumn {
@@ -33,6 +33,8 @@ export interface LakeTable {
   readonly stagedUnique: boolean;
   /** fact tables: the view reads only the folders a filter on snapshot_date needs (TableSpec.prunedByDate). */
   readonly prunedByDate: boolean;
+  /** fact tables: columns computed for rows published before their migration (TableSpec.backfilled). */
+  readonly backfilled: readonly BackfilledColumn[];
 }
 
 /** The warehouse's tables as the migrations define them in `catalog` (a migrated database). */
@@ -74,6 +76,7 @@ function lakeTable(name: string, spec: TableSpec, columns: readonly LakeColumn[]
     wide: (spec.jsonColumns ?? []).length > 0,
     stagedUnique: spec.stagedUnique === true,
     prunedByDate: spec.prunedByDate === true,
+    backfilled: spec.backfilled ?? [],
   };
 }
 
