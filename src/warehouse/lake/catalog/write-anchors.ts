@@ -38,47 +38,8 @@ export async function writeAnchors(tx: LakeTransaction): Promise<void> {
       const name = dataFileName(SCHEMA_FILE, version.vid);
       await tx.write(emptySelect(table), version, name, { keepEmpty: true });
       tx.publish(join(tx.lake, table.name, partitionName(table.partitionColumn, ANCHOR_PARTITION)), version);
-    } else if (table.kind === 'fact') {
-      // Each file linked into its `last_date=` folder: where it already is, or, the first
-      // time a lake of FACT_LAYOUT 2 (one flat folder) is opened, moved there. A file whose
-      // rows lack a backfilled column is rewritten with it instead.
-      const { version, current } = tx.nextVersion(join(tx.lake, table.name), table.name, 'v');
-      const files = current ? factVersionOf(current).files : [];
-      const lacking = await filesToBackfill(
-        tx,
-        table,
-        files.map((f) => f.path),
-      );
-      for (const file of current?.files ?? []) {
-        const path = join(current!.dir, file);
-        if (labelOf(file) !== SCHEMA_FILE && !lacking.has(path))
-          tx.linkFile(path, version, factFilePlace(basename(file)));
-      }
-      if (lacking.size > 0)
-        await withMonthSettings(tx.connection, async () => {
-          for (const file of files) if (lacking.has(file.path)) await backfillFile(tx, table, version, file);
-        });
-      const name = factFilePlace(dataFileName(SCHEMA_FILE, version.vid));
-      await tx.write(emptySelect(table), version, name, { keepEmpty: true });
-      // The latest tree is taken from the new files when some were rewritten, or when its own
-      // lack a backfilled column (a crash between the table's swap and its tree's).
-      let entries = lacking.size > 0 ? undefined : await latestEntries(tx, table);
-      const stale =
-        entries &&
-        (await filesToBackfill(
-          tx,
-          table,
-          [...entries.values()].map((e) => e.path),
-        ));
-      if (stale?.size) entries = undefined;
-      entries ??= await scanLatest(
-        tx,
-        table,
-        undefined,
-        factVersionOf({ dir: version.dir, files: versionFiles(version.dir) }).files,
-      );
-      await writeLatest(tx, table, entries, join(version.dir, name));
-    } else {
+    } else if (table.kind === 'fact') await relinkFacts(tx, table);
+    else {
       const link = join(tx.lake, table.name);
       const { version } = tx.nextVersion(link, table.name, 'v', (file) => labelOf(file) !== SCHEMA_FILE);
       await tx.write(emptySelect(table), version, dataFileName(SCHEMA_FILE, version.vid), {
@@ -86,6 +47,50 @@ export async function writeAnchors(tx: LakeTransaction): Promise<void> {
       });
     }
   }
+}
+
+/**
+ * A fact table's new version: each file linked into its `last_date=` folder (where it already
+ * is, or, the first time a lake of FACT_LAYOUT 2 (one flat folder) is opened, moved there), or
+ * rewritten when its rows lack a backfilled column; its anchor; its latest tree, taken from the
+ * new files when some were rewritten or when the tree's own lack a backfilled column (a crash
+ * between the table's swap and its tree's).
+ */
+async function relinkFacts(tx: LakeTransaction, table: LakeTable): Promise<void> {
+  const { version, current } = tx.nextVersion(join(tx.lake, table.name), table.name, 'v');
+  const files = current ? factVersionOf(current).files : [];
+  const lacking = await filesToBackfill(
+    tx,
+    table,
+    files.map((f) => f.path),
+  );
+  for (const file of current?.files ?? []) {
+    const path = join(current!.dir, file);
+    if (labelOf(file) !== SCHEMA_FILE && !lacking.has(path))
+      tx.linkFile(path, version, factFilePlace(basename(file)));
+  }
+  if (lacking.size > 0)
+    await withMonthSettings(tx.connection, async () => {
+      for (const file of files) if (lacking.has(file.path)) await backfillFile(tx, table, version, file);
+    });
+  const name = factFilePlace(dataFileName(SCHEMA_FILE, version.vid));
+  await tx.write(emptySelect(table), version, name, { keepEmpty: true });
+  let entries = lacking.size > 0 ? undefined : await latestEntries(tx, table);
+  const stale =
+    entries &&
+    (await filesToBackfill(
+      tx,
+      table,
+      [...entries.values()].map((e) => e.path),
+    ));
+  if (stale?.size) entries = undefined;
+  entries ??= await scanLatest(
+    tx,
+    table,
+    undefined,
+    factVersionOf({ dir: version.dir, files: versionFiles(version.dir) }).files,
+  );
+  await writeLatest(tx, table, entries, join(version.dir, name));
 }
 
 /** The current latest entries; scanned from the table's files when there is no tree yet (after a conversion). */
