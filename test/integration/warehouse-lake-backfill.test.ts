@@ -6,12 +6,13 @@ import { lakePath, refreshCatalog, versionFiles } from '../../src/warehouse/lake
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
+import { TABLES } from '../../src/warehouse/table-registry.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
 
 const OLD_DAY = '2026-11-20';
 const NEW_DAY = '2026-11-21';
-const TOTALS = ['campaign_posts', 'campaign_engagement', 'campaign_emv', 'campaign_total_reach'];
+const TOTALS = TABLES.campaign_network_metrics.backfilled!.map((b) => b.column);
 
 /** Publishes the sample unit of `date`, its campaign_network_metrics rows changed by `edit`. */
 async function publishDay(dataDir: string, date: string, edit: (row: Row) => Row): Promise<void> {

@@ -7,18 +7,16 @@ import { openDatabase } from '../../src/warehouse/open-database.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
+import { TOTALS_HELD, totalsBefore } from '../helpers/campaign-totals.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
-/** Each campaign_network_metrics row's campaign totals, as the previous release computed them. */
-const CAMPAIGN_TOTALS_BEFORE = `select n.snapshot_date::varchar, n.segment, n.campaign_id, n.network,
-    sum(n.num_posts) over w, sum(n.engagement) over w, round(sum(n.emv) over w, 6), m.total_reach
-  from campaign_network_metrics n left join campaign_metrics m using (snapshot_date, segment, campaign_id)
-  window w as (partition by n.snapshot_date, n.segment, n.campaign_id) order by all`;
-/** The same, as the converted lake holds them. */
-const CAMPAIGN_TOTALS = `select snapshot_date::varchar, segment, campaign_id, network, campaign_posts,
-    campaign_engagement, round(campaign_emv, 6), campaign_total_reach from campaign_network_metrics order by all`;
+/** Each campaign_network_metrics row's campaign totals: as the previous release computed them, as held. */
+const inOrder = (totals: string) =>
+  `select snapshot_date::varchar, * exclude (snapshot_date) from ${totals} order by all`;
+const CAMPAIGN_TOTALS_BEFORE = inOrder(totalsBefore('campaign_network_metrics', 'campaign_metrics'));
+const CAMPAIGN_TOTALS = inOrder(TOTALS_HELD);
 
 /** A file the previous release wrote (test/fixtures/warehouse/README.md). */
 const FIXTURE = join('test', 'fixtures', 'warehouse', 'release-0.1.0.duckdb.gz');

@@ -14,6 +14,7 @@ import {
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { TABLES, type TableSpec } from '../../src/warehouse/table-registry.js';
 import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';
+import { TOTALS_HELD, totalsBefore } from '../helpers/campaign-totals.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 
 /** A data directory the release with per-date fact folders wrote (test/fixtures/warehouse/README.md). */
@@ -76,18 +77,11 @@ const oldRead = (glob: string) =>
 
 /**
  * Per date, a digest of each campaign_network_metrics row's campaign totals: as network_breakdown
- * computed them before migration 005 (a window over `networks`, `campaigns`' total_reach), or,
- * without sources, as the upgraded catalog's view holds them.
+ * computed them before migration 005 (`sources` of the old rows), or, without sources, as the
+ * upgraded catalog's view holds them.
  */
 async function campaignTotals(catalog: string, sources?: { networks: string; campaigns: string }) {
-  const from = sources
-    ? `(select n.snapshot_date, n.segment, n.campaign_id, n.network,
-          sum(n.num_posts) over w as campaign_posts, sum(n.engagement) over w as campaign_engagement,
-          round(sum(n.emv) over w, 6) as campaign_emv, m.total_reach as campaign_total_reach
-        from ${sources.networks} n left join ${sources.campaigns} m using (snapshot_date, segment, campaign_id)
-        window w as (partition by n.snapshot_date, n.segment, n.campaign_id))`
-    : `(select snapshot_date, segment, campaign_id, network, campaign_posts, campaign_engagement,
-          round(campaign_emv, 6) as campaign_emv, campaign_total_reach from campaign_network_metrics)`;
+  const from = sources ? totalsBefore(sources.networks, sources.campaigns) : TOTALS_HELD;
   return perDate(from, catalog, new Set());
 }
 

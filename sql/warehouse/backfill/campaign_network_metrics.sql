@@ -4,7 +4,7 @@
 -- segment, and the campaign-level total_reach. Run once per data file lacking them when the
 -- lake's schema changes (src/warehouse/lake/catalog/backfill-facts.ts), which reads
 -- main.campaign_network_metrics as that file's rows (a file holds every network of its
--- campaigns' snapshots) and main.campaign_metrics as the live table's rows of the file's dates.
+-- campaigns' snapshots) and main.campaign_metrics as its live files of the same segment and period.
 -- Sums grouped then joined, not a window: a year's file fits the upkeep's memory limit.
 
 with

@@ -7,8 +7,9 @@ import { factVersion } from '../facts/fact-files.js';
  * Whether every data file of a fact table's live version has the columns of its schema anchor
  * (names and Parquet types), so that its view can read it without union_by_name (which would
  * open every file's footer whenever a query is planned; catalog/view-sql.ts). False after a
- * migration added a column the older files lack: their years are never rewritten, so from
- * then on the table is read with union_by_name, unpruned. Asked when the catalog is written:
+ * migration added a column the older files lack: their years are never rewritten (unless the
+ * table backfills that column: backfill-facts.ts), so from then on the table is read with
+ * union_by_name, unpruned. Asked when the catalog is written:
  * a publish writes every column of the anchor, so the answer stays true until the next
  * change of schema, which rewrites the catalog.
  */

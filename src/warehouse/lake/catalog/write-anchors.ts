@@ -71,7 +71,10 @@ async function relinkFacts(tx: LakeTransaction, table: LakeTable): Promise<void>
   }
   if (lacking.size > 0)
     await withMonthSettings(tx.connection, async () => {
-      for (const file of files) if (lacking.has(file.path)) await backfillFile(tx, table, version, file);
+      for (const file of files) {
+        const rows = lacking.get(file.path);
+        if (rows !== undefined) await backfillFile(tx, table, version, file, rows);
+      }
     });
   const name = factFilePlace(dataFileName(SCHEMA_FILE, version.vid));
   await tx.write(emptySelect(table), version, name, { keepEmpty: true });

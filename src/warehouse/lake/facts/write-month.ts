@@ -52,13 +52,18 @@ export async function withMonthSettings<T>(connection: DuckDBConnection, work: (
 /**
  * The table's file columns read from `paths` (fact files of any release since FACT_LAYOUT 2)
  * with the schema anchor first: a column a migration added after a file was written reads
- * as NULL, typed by the anchor.
+ * as NULL, typed by the anchor (none yet after a conversion: the files' own columns).
  */
-export function readFactFiles(table: LakeTable, anchor: string, paths: readonly string[]): string {
+export function readFactFiles(
+  table: LakeTable,
+  anchor: string | undefined,
+  paths: readonly string[],
+): string {
   const columns = fileColumns(table)
     .map((c) => id(c.name))
     .join(', ');
-  return `select ${columns} from ${readFactFile([anchor, ...paths], ', union_by_name = true')}`;
+  const files = anchor ? [anchor, ...paths] : paths;
+  return `select ${columns} from ${readFactFile(files, ', union_by_name = true')}`;
 }
 
 /**
