@@ -25,9 +25,12 @@ import {
   MONTH_ROW_GROUP_SIZE,
   monthOf,
   partitionName,
+  periodsOf,
   readFactFile,
+  tenDaysOf,
   versionsPath,
 } from '../src/warehouse/lake/index.js';
+import { tableSpec } from '../src/warehouse/table-registry.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
 import { sqlString } from '../src/warehouse/warehouse-paths.js';
 
@@ -36,7 +39,7 @@ import { sqlString } from '../src/warehouse/warehouse-paths.js';
  * write: each fact table's files of `from` are copied to each of `dates` with snapshot_date
  * replaced (one COPY per closed month, or closed ten days of the open month, and segment, by
  * date in month row groups, streaming with no sort; one per day of the open ten days, those
- * of the newest date; then one per closed year and segment from its month files, written
+ * of the newest date, or one for them in a compactFiles table; then one per closed year and segment from its month files, written
  * aside, read in order as the upkeep does), in one new version swapped in like a publish; the stream tables' partitions of
  * `from` (received_date) are cloned as hard links. Synchronous (the COPYs run in a child
  * process). A year is not one COPY of a select per day: `union all` of 365 selects kept in
@@ -56,12 +59,16 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
     const dir = join(lake, table);
     if (lstatSync(dir).isSymbolicLink()) {
       const current = factVersion(lake, table);
-      const sources = current?.files.filter((f) => f.period === from) ?? [];
+      const compact = tableSpec(table)?.compactFiles === true;
+      // The files holding `from`: its day's, or a compactFiles table's ten days' (only `from` in a first day's lake).
+      const sources = current?.files.filter((f) => periodsOf(from).includes(f.period)) ?? [];
       if (!current || sources.length === 0) continue; // a whole table, or no rows that day
       const vid = `history${Date.now().toString(36)}`;
       const version = join(versionsPath(lake, table), `v.${vid}`);
       mkdirSync(version, { recursive: true });
-      const replaced = new Set(sources.filter(() => closedPeriodOf(from, newest)).map((f) => f.name));
+      const replaced = new Set(
+        sources.filter(() => compact || closedPeriodOf(from, newest)).map((f) => f.name),
+      );
       const place = (name: string) => {
         const path = join(version, name);
         mkdirSync(dirname(path), { recursive: true });
@@ -71,13 +78,17 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
         if (!replaced.has(name)) linkSync(join(current.version.dir, name), place(name));
       for (const source of sources) {
         const read = readFactFile(source.path);
-        const closed = new Map<string, string[]>();
+        // Per file to write, its period and dates: a closed year's dates are grouped by month
+        // (its file is written from the months'); a compactFiles table's open ten days are one file.
+        const groups = new Map<string, { period: string; days: string[] }>();
         for (const date of all) {
-          const period = closedPeriodOf(date, newest);
-          // A closed year's dates are grouped by month: its file is written from the months'.
-          const group = period && (isYear(period) ? monthOf(date) : period);
-          if (group) closed.set(group, [...(closed.get(group) ?? []), date]);
-          else if (date !== from) {
+          const period = closedPeriodOf(date, newest, compact) ?? (compact ? tenDaysOf(date) : undefined);
+          if (period) {
+            const key = isYear(period) ? monthOf(date) : period;
+            const group = groups.get(key) ?? { period, days: [] };
+            group.days.push(date);
+            groups.set(key, group);
+          } else if (date !== from) {
             const out = place(factFileName(date, source.segment, vid));
             copies.push(
               `copy (select * replace (${sqlString(date)}::date as snapshot_date) from ${read}) to ${sqlString(out)} (format parquet)`,
@@ -85,13 +96,12 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
           }
         }
         const years = new Map<string, string[]>();
-        for (const [period, days] of closed) {
-          const year = closedPeriodOf(period, newest)!;
+        for (const [key, { period, days }] of groups) {
           const out =
-            year === period
+            key === period
               ? place(factFileName(period, source.segment, vid))
-              : join(months, table, dataFileName(factLabel(period, source.segment), vid));
-          if (year !== period) years.set(year, [...(years.get(year) ?? []), out]);
+              : join(months, table, dataFileName(factLabel(key, source.segment), vid));
+          if (key !== period) years.set(period, [...(years.get(period) ?? []), out]);
           // One select per day in date order: the writer keeps that order (no sort to spill).
           const byDay = days.map(
             (d) => `select * replace (${sqlString(d)}::date as snapshot_date) from ${read}`,

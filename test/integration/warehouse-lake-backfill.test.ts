@@ -72,7 +72,8 @@ describe('campaign totals computed for files published without them (TableSpec.b
     const after = networkFiles(dir);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     const rewritten = [...after].filter(([place, ino]) => before.get(place) !== ino).map(([place]) => place);
-    expect(rewritten).toEqual([`last_date=${OLD_DAY}/${OLD_DAY}~all`]);
+    // campaign_network_metrics is a compactFiles table: OLD_DAY's rows are its ten days' file.
+    expect(rewritten).toEqual([`last_date=${OLD_DAY}/2026-11-D2~all`]);
     expect(await shares(dir, 'network_breakdown')).toEqual([
       [OLD_DAY, 'instagram', 0.5, 0.5, 3000],
       [OLD_DAY, 'tiktok', 0.5, 0.5, 3000],

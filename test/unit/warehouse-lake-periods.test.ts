@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   closedPeriodOf,
+  comparePeriods,
   factFileName,
   factFilePlace,
   parseFactFile,
@@ -8,6 +9,7 @@ import {
   periodLastDate,
   periodStart,
   periodsOf,
+  publishPeriodsOf,
 } from '../../src/warehouse/lake/index.js';
 
 describe("fact files' periods", () => {
@@ -94,5 +96,33 @@ describe("fact files' periods", () => {
     expect(periodStart('2026-02') > periodEnd('2026-01-D3')).toBe(true);
     expect(periodsOf('2025-06-15')).toEqual(['2025-06-15', '2025-06-D2', '2025-06', '2025']);
     expect(periodsOf('2025-06-30')[1]).toBe('2025-06-D3');
+  });
+
+  it('a compactFiles table: closes every file before the open ten days into its year, the open year included', () => {
+    // Its newest file is the open ten days' (no day files), or a day file before an upgrade's first upkeep.
+    for (const newest of ['2026-03-D3', '2026-03-24']) {
+      expect(closedPeriodOf('2025-12-D3', newest, true)).toBe('2025');
+      expect(closedPeriodOf('2025', newest, true)).toBe('2025');
+      expect(closedPeriodOf('2026-02', newest, true)).toBe('2026');
+      expect(closedPeriodOf('2026-03-D2', newest, true)).toBe('2026');
+      expect(closedPeriodOf('2026-03-20', newest, true)).toBe('2026');
+      expect(closedPeriodOf('2026-03-D3', newest, true)).toBeUndefined();
+      expect(closedPeriodOf('2026-03-21', newest, true)).toBeUndefined();
+      expect(closedPeriodOf('2026', newest, true)).toBeUndefined();
+    }
+    // The open ten days of a newest ten-day file, for the calendar tiers too.
+    expect(closedPeriodOf('2026-03-D1', '2026-03-D2')).toBe('2026-03-D1');
+    expect(closedPeriodOf('2026-03-D2', '2026-03-D2')).toBeUndefined();
+  });
+
+  it("a compactFiles table's publish rewrites its open ten days' file, a closed date's year file, never the year for an open date", () => {
+    expect(publishPeriodsOf('2026-03-25', '2026-03-D3', true)).toEqual(['2026-03-25', '2026-03-D3']);
+    expect(publishPeriodsOf('2026-04-01', '2026-03-D3', true)).toEqual(['2026-04-01', '2026-04-D1']);
+    expect(publishPeriodsOf('2026-03-15', '2026-03-D3', true)).toEqual(periodsOf('2026-03-15'));
+    expect(publishPeriodsOf('2026-03-25', undefined, true)).toEqual(['2026-03-25', '2026-03-D3']);
+    expect(publishPeriodsOf('2026-03-25', '2026-03-D3', false)).toEqual(periodsOf('2026-03-25'));
+    // The newest is the open ten days' file, never the open year's file that sorts after it by periodEnd.
+    const files = ['2025', '2026-03-D3', '2026'];
+    expect(files.sort(comparePeriods)).toEqual(['2025', '2026', '2026-03-D3']);
   });
 });

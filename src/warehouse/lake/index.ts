@@ -22,6 +22,7 @@ export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
 export {
   ANCHOR_PARTITION,
   closedPeriodOf,
+  comparePeriods,
   dataFileName,
   FACT_LAYOUT,
   factFileName,
@@ -40,6 +41,8 @@ export {
   periodLastDate,
   periodStart,
   periodsOf,
+  publishPeriodsOf,
+  tenDaysOf,
   versionsPath,
 } from './core/lake-layout.js';
 export type { LakeTable } from './core/lake-tables.js';

@@ -18,6 +18,12 @@ import { basename, join, resolve } from 'node:path';
  *     last_date=YYYY-12-31/YYYY~<segment>.<vid>.parquet         a closed year, consolidated
  *                                              from its months
  *     last_date=0001-01-01/_schema.<vid>.parquet                the schema anchor (zero rows)
+ *                                              A compactFiles table (TableSpec) has only:
+ *     last_date=YYYY-MM-10/YYYY-MM-D1~<segment>.<vid>.parquet   the open ten days' days,
+ *                                              rewritten by each publish
+ *     last_date=YYYY-12-31/YYYY~<segment>.<vid>.parquet         a closed year, or the open
+ *                                              year's closed ten days, rewritten when ten
+ *                                              days close
  *   stream_documents/received_date=YYYY-MM-DD  symlink to ../_versions/<table>/YYYY-MM-DD.<vid>/
  *                                              (hive: by the day the sink received it)
  *   <entity>, sync_runs, hooks                 symlink to _versions/<table>/v.<vid>/ (whole table)
@@ -74,7 +80,12 @@ export function newVersionId(): string {
 }
 
 /**
- * The fact tables' layout, recorded in _catalog.json: 3 is one folder per table, each file in
+ * The fact tables' layout, recorded in _catalog.json: 4 is 3 with the compactFiles tables'
+ * few files (their open ten days in one file, the open year's closed ten days in its year's;
+ * the same folders and paths), into which a lake of 3 settles at its first upkeep: a release
+ * of 3 would lose rows in it (its publish of a day of the open ten days drops every file
+ * whose period may hold the day, the open year's included), so it refuses a lake of 4. 3 is
+ * one folder per table, each file in
  * a `last_date=` folder (above), so that a filter on snapshot_date skips whole files before
  * DuckDB opens them (catalog/view-sql.ts); 2 was the same files in one flat folder (year and
  * ten-day files came later within 2), moved into their folders at the first run by hard links
@@ -82,7 +93,7 @@ export function newVersionId(): string {
  * date whose files lacked snapshot_date, upgraded at the first run
  * (catalog/upgrade-fact-layout.ts).
  */
-export const FACT_LAYOUT = 3;
+export const FACT_LAYOUT = 4;
 
 /**
  * The hive column of a fact table's folders: the last snapshot date its files' period can
@@ -178,19 +189,56 @@ export function periodsOf(date: string): [string, string, string, string] {
 
 /**
  * The closed period a fact file of `period` (a day, ten days, a month or a year) belongs to
- * when the table's newest snapshot is the day `newest`: its year when that year is before
- * `newest`'s, else its month when that month is before `newest`'s, else its ten days when
- * those are before `newest`'s, else undefined (the open ten days' day files, and a file of
- * the open year or month that is no day's: they stay as they are). Closed from the data, not
- * the clock (facts/consolidate-facts.ts).
+ * when the table's newest file is of `newest` (a day, or the open ten days of a compactFiles
+ * table): its year when that year is before `newest`'s, else its month when that month is
+ * before `newest`'s, else its ten days when those are before the open ten days, else
+ * undefined (the open ten days' files, and a file of the open year or month that is no day's:
+ * they stay as they are). A `compact` table (TableSpec.compactFiles) has no month or ten-day
+ * tier: a file wholly before the open ten days belongs to its year, the open year's included
+ * (its closed ten days so far, rewritten when ten days close). Closed from the data, not the
+ * clock (facts/consolidate-facts.ts).
  */
-export function closedPeriodOf(period: string, newest: string): string | undefined {
+export function closedPeriodOf(period: string, newest: string, compact = false): string | undefined {
   if (yearOf(period) < yearOf(newest)) return yearOf(period);
   if (isYear(period)) return undefined;
+  if (compact) return periodEnd(period) < openStart(newest) ? yearOf(period) : undefined;
   if (monthOf(period) < monthOf(newest)) return monthOf(period);
   if (isMonth(period)) return undefined;
   const tenDays = isDay(period) ? tenDaysOf(period) : period;
-  return tenDays < tenDaysOf(newest) ? tenDays : undefined;
+  return periodEnd(tenDays) < openStart(newest) ? tenDays : undefined;
+}
+
+/**
+ * The first key of the open ten days of a table whose newest file is of `newest` (a day or
+ * ten days); after a newest month or year (a table whose recent rows were removed), its end:
+ * all of it is closed but itself.
+ */
+function openStart(newest: string): string {
+  if (isDay(newest)) return periodStart(tenDaysOf(newest));
+  return isTenDays(newest) ? periodStart(newest) : periodEnd(newest);
+}
+
+/**
+ * The periods whose file, when a segment has one, a publish of `date` rewrites with the date's
+ * rows replaced, smallest first (the first found is the one: the layout has one holding the
+ * date, or a day file and, after a compactFiles table's upgrade, its ten days' file), in a
+ * table whose newest file is of `newest`: periodsOf(date); for a `compact` table, a date of its
+ * open ten days (or later) only its day's or ten days' file, never its year's (which holds the
+ * closed ten days only).
+ */
+export function publishPeriodsOf(
+  date: string,
+  newest: string | undefined,
+  compact: boolean,
+): readonly string[] {
+  const periods = periodsOf(date);
+  const closed = newest !== undefined && closedPeriodOf(tenDaysOf(date), newest, true) !== undefined;
+  return compact && !closed ? periods.slice(0, 2) : periods;
+}
+
+/** The period of the file a publish of `date` writes when no file holds it: the day, or a compactFiles table's ten days. */
+export function newFilePeriod(date: string, compact: boolean): string {
+  return compact ? tenDaysOf(date) : date;
 }
 
 /**
@@ -209,9 +257,15 @@ export function periodStart(period: string): string {
   return `${period}-00-00`.slice(0, 10);
 }
 
-/** A sort of periods by periodEnd: the earliest first (reverse the arguments for the latest first). */
+/**
+ * A sort of a table's files' periods by the newest date each holds, the earliest first
+ * (reverse the arguments for the latest first): by periodEnd, but a year before its year's
+ * other periods. A year's file beside other files of its year is a compactFiles table's open
+ * year, which holds only the ten days closed before theirs (a closed year's file is alone).
+ */
 export function comparePeriods(a: string, b: string): number {
-  const [endA, endB] = [periodEnd(a), periodEnd(b)];
+  const key = (period: string) => (isYear(period) ? `${period}-00` : periodEnd(period));
+  const [endA, endB] = [key(a), key(b)];
   return endA < endB ? -1 : endA > endB ? 1 : 0;
 }
 

@@ -33,6 +33,8 @@ export interface LakeTable {
   readonly stagedUnique: boolean;
   /** fact tables: the view reads only the folders a filter on snapshot_date needs (TableSpec.prunedByDate). */
   readonly prunedByDate: boolean;
+  /** fact tables: few files at any date (TableSpec.compactFiles, core/lake-layout.ts closedPeriodOf). */
+  readonly compactFiles: boolean;
   /** fact tables: columns computed for rows published before their migration (TableSpec.backfilled). */
   readonly backfilled: readonly BackfilledColumn[];
 }
@@ -76,6 +78,7 @@ function lakeTable(name: string, spec: TableSpec, columns: readonly LakeColumn[]
     wide: (spec.jsonColumns ?? []).length > 0,
     stagedUnique: spec.stagedUnique === true,
     prunedByDate: spec.prunedByDate === true,
+    compactFiles: spec.compactFiles === true,
     backfilled: spec.backfilled ?? [],
   };
 }

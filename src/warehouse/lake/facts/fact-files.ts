@@ -54,6 +54,21 @@ export function isDayFile(file: FactFile): boolean {
 }
 
 /**
+ * The newest period among a fact table's files, by periodEnd (its newest snapshot date, or
+ * a compactFiles table's open ten days): ten days, months and years before its own are
+ * closed (closedPeriodOf). From the data, not the clock: a month closes when a snapshot of a later one was
+ * published, so a catch-up of a month's last days run after midnight still lands as day
+ * files, a backfill of old dates is consolidated at the next upkeep, and the same lake
+ * consolidates the same way whenever the upkeep runs.
+ */
+export function newestPeriod(files: readonly FactFile[]): string | undefined {
+  let newest: string | undefined;
+  for (const file of files)
+    if (newest === undefined || comparePeriods(file.period, newest) > 0) newest = file.period;
+  return newest;
+}
+
+/**
  * The file among `files` (a live version's, read once for several dates or segments) holding
  * `date`'s rows of `segment`, if there is one: its day file, or its ten days', month's or
  * year's file (which holds other dates too: read it through factRows, filtered by date).

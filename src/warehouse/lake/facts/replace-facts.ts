@@ -1,20 +1,22 @@
 import { join } from 'node:path';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
-import { factFileName, periodsOf } from '../core/lake-layout.js';
+import { factFileName, newFilePeriod, publishPeriodsOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';
-import { factVersion } from './fact-files.js';
+import { type FactFile, factVersion, newestPeriod } from './fact-files.js';
 import { nextLatest, readLatest, writeLatest } from './latest-tree.js';
 import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
 
 /**
  * Replaces the facts of one date for `segments` (['all'] for a segment-less table): the
  * table gets a new version in which each replaced segment has a new file of the date's
- * `staged` rows (one row per key) and every other file is a hard link; the table's
- * latest-snapshot tree follows. A date of closed ten days, a closed month or year already
- * consolidated rewrites that period's file with the date replaced (a backfill's cost: seconds
- * for a month, the time of reading and writing the year for a year). Returns the rows written.
- * Its cost follows the date's rows (plus a link per file), not the history.
+ * `staged` rows (one row per key; its day's, or a compactFiles table's ten days') and every
+ * other file is a hard link; the table's latest-snapshot tree follows. A date whose period's
+ * file exists (publishPeriodsOf: closed ten days, a closed month or year already consolidated,
+ * a compactFiles table's open ten days) rewrites that file with the date replaced (a
+ * backfill's cost: seconds for a month, the time of reading and writing the year for a year;
+ * at most ten days of a compactFiles table). Returns the rows written. Its cost follows the
+ * date's rows (plus a link per file), not the history.
  */
 export async function replaceFacts(
   tx: LakeTransaction,
@@ -23,18 +25,28 @@ export async function replaceFacts(
   date: string,
   staged: StagedRows,
 ): Promise<number> {
-  const periods: readonly string[] = periodsOf(date);
   const current = factVersion(tx.lake, table.name);
+  const periods = publishPeriodsOf(date, current && newestPeriod(current.files), table.compactFiles);
+  // Per segment, the period's file that holds the date (replaced with its other dates kept), if any.
+  const holders = new Map<string, FactFile>();
+  for (const segment of segments) {
+    const file = periods
+      .slice(1)
+      .map((period) => current?.files.find((f) => f.period === period && f.segment === segment))
+      .find((f) => f !== undefined);
+    if (file) holders.set(segment, file);
+  }
+  // The date's day file (if any) and each holder make way for the new files.
+  const replaced = (file: FactFile) =>
+    segments.includes(file.segment) && (file.period === date || holders.get(file.segment) === file);
   const byName = new Map(current?.files.map((f) => [f.name, f]));
-  const replaced = (period: string, segment: string) =>
-    segments.includes(segment) && periods.includes(period);
   const { version } = tx.nextVersion(
     join(tx.lake, table.name),
     table.name,
     'v',
     (name) => {
       const file = byName.get(name);
-      return file === undefined || !replaced(file.period, file.segment);
+      return file === undefined || !replaced(file);
     },
     current?.version,
   );
@@ -45,11 +57,9 @@ export async function replaceFacts(
   let rows = 0;
   for (const segment of segments) {
     const where = `snapshot_date = ${sqlString(date)}::date${table.segmented ? ` and segment = ${sqlString(segment)}` : ''}`;
-    const closed = current?.files.find(
-      (f) => f.period !== date && periods.includes(f.period) && f.segment === segment,
-    );
+    const closed = holders.get(segment);
     if (!closed) {
-      const name = factFileName(date, segment, version.vid);
+      const name = factFileName(newFilePeriod(date, table.compactFiles), segment, version.vid);
       const written = await tx.write(`select ${columns} from (${staged(where)})`, version, name);
       if (written > 0) files.set(segment, join(version.dir, name));
       rows += written;
