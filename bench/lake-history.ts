@@ -25,7 +25,6 @@ import {
   MONTH_ROW_GROUP_SIZE,
   monthOf,
   partitionName,
-  periodsOf,
   readFactFile,
   tenDaysOf,
   versionsPath,
@@ -43,7 +42,9 @@ import { sqlString } from '../src/warehouse/warehouse-paths.js';
  * aside, read in order as the upkeep does), in one new version swapped in like a publish; the stream tables' partitions of
  * `from` (received_date) are cloned as hard links. Synchronous (the COPYs run in a child
  * process). A year is not one COPY of a select per day: `union all` of 365 selects kept in
- * order buffered the whole year (6.7 GB spilled before a byte was written).
+ * order buffered the whole year (6.7 GB spilled before a byte was written). `from`: a day
+ * whose files hold it alone (a first day's lake; a compactFiles table's ten days' file then
+ * holds only it).
  */
 export function cloneDays(dataDir: string, from: string, dates: readonly string[]): void {
   const lake = join(dataDir, LAKE_DIR_NAME);
@@ -60,8 +61,8 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
     if (lstatSync(dir).isSymbolicLink()) {
       const current = factVersion(lake, table);
       const compact = tableSpec(table)?.compactFiles === true;
-      // The files holding `from`: its day's, or a compactFiles table's ten days' (only `from` in a first day's lake).
-      const sources = current?.files.filter((f) => periodsOf(from).includes(f.period)) ?? [];
+      // The files of `from`: its day's, or a compactFiles table's ten days' (only `from` in a first day's lake).
+      const sources = current?.files.filter((f) => f.period === (compact ? tenDaysOf(from) : from)) ?? [];
       if (!current || sources.length === 0) continue; // a whole table, or no rows that day
       const vid = `history${Date.now().toString(36)}`;
       const version = join(versionsPath(lake, table), `v.${vid}`);

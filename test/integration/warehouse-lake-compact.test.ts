@@ -109,6 +109,43 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
     );
   });
 
+  it("each closing ten days join the same year's file; a ten days emptied by a re-run leaves the year's file closed", async () => {
+    const dir = join(data.dir, 'tens');
+    const perDate = async () => (await queryReadOnly(dir, PER_DATE)).rows;
+    const yearDates = async () =>
+      (
+        await queryReadOnly(
+          dir,
+          `select snapshot_date::varchar from read_parquet(${sqlString(liveFile(dir, '2026~all', TABLE))})`,
+        )
+      ).rows.map((row) => row[0]);
+    await stageAndPublish(dir, '2026-10-31', ['all'], { campaigns: campaigns(1) });
+    await stageAndPublish(dir, '2026-11-01', ['all'], { runId: 'r2', campaigns: campaigns(2) });
+    await maintainLake(dir);
+    await stageAndPublish(dir, '2026-11-11', ['all'], { runId: 'r3', campaigns: campaigns(3) });
+    expect((await maintainLake(dir)).consolidated[TABLE]).toBe(1);
+    expect(labels(dir)).toEqual(['2026-11-D2~all', '2026~all']);
+    expect(await yearDates()).toEqual(['2026-10-31', '2026-11-01', '2026-11-01']);
+    const year = liveFiles(dir, TABLE).get('2026~all');
+
+    // A re-run of the open ten days' only date finds no rows: their file goes.
+    await stageAndPublish(dir, '2026-11-11', ['all'], { runId: 'r4', campaigns: [] });
+    expect(labels(dir)).toEqual(['2026~all']);
+    // The next day gets a ten days' file again: the year's holds closed ten days only.
+    await stageAndPublish(dir, '2026-11-12', ['all'], { runId: 'r5', campaigns: campaigns(1) });
+    expect(labels(dir)).toEqual(['2026-11-D2~all', '2026~all']);
+    expect(liveFiles(dir, TABLE).get('2026~all')).toBe(year);
+    // A re-run of a closed date replaces it in the year's file.
+    await stageAndPublish(dir, '2026-11-01', ['all'], { runId: 'r6', campaigns: campaigns(4) });
+    expect(labels(dir)).toEqual(['2026-11-D2~all', '2026~all']);
+    expect(await perDate()).toEqual([
+      ['2026-10-31', 'all', 1],
+      ['2026-11-01', 'all', 4],
+      ['2026-11-12', 'all', 1],
+    ]);
+    expect((await maintainLake(dir)).consolidated[TABLE]).toBeUndefined();
+  });
+
   it('a data directory of the previous release (a file per day, ten days and month) settles at its first upkeep, keeping every row', async () => {
     // Written by the previous release: test/fixtures/warehouse/README.md.
     const dir = join(data.dir, 'calendar');

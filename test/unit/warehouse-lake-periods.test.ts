@@ -4,6 +4,7 @@ import {
   comparePeriods,
   factFileName,
   factFilePlace,
+  nextTenDays,
   parseFactFile,
   periodEnd,
   periodLastDate,
@@ -108,8 +109,12 @@ describe("fact files' periods", () => {
       expect(closedPeriodOf('2026-03-20', newest, true)).toBe('2026');
       expect(closedPeriodOf('2026-03-D3', newest, true)).toBeUndefined();
       expect(closedPeriodOf('2026-03-21', newest, true)).toBeUndefined();
-      expect(closedPeriodOf('2026', newest, true)).toBeUndefined();
+      // The open year's own file joins the ten days closing into it (a group of it alone is not rewritten).
+      expect(closedPeriodOf('2026', newest, true)).toBe('2026');
     }
+    expect(nextTenDays('2026-03-D1')).toBe('2026-03-D2');
+    expect(nextTenDays('2026-03-D3')).toBe('2026-04-D1');
+    expect(nextTenDays('2026-12-D3')).toBe('2027-01-D1');
     // The open ten days of a newest ten-day file, for the calendar tiers too.
     expect(closedPeriodOf('2026-03-D1', '2026-03-D2')).toBe('2026-03-D1');
     expect(closedPeriodOf('2026-03-D2', '2026-03-D2')).toBeUndefined();

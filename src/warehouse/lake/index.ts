@@ -35,6 +35,7 @@ export {
   labelOf,
   lakePath,
   monthOf,
+  nextTenDays,
   parseFactFile,
   partitionName,
   periodEnd,

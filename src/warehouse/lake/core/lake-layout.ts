@@ -195,17 +195,26 @@ export function periodsOf(date: string): [string, string, string, string] {
  * undefined (the open ten days' files, and a file of the open year or month that is no day's:
  * they stay as they are). A `compact` table (TableSpec.compactFiles) has no month or ten-day
  * tier: a file wholly before the open ten days belongs to its year, the open year's included
- * (its closed ten days so far, rewritten when ten days close). Closed from the data, not the
+ * (its closed ten days so far, rewritten when ten days close), as does that year's own file. Closed from the data, not the
  * clock (facts/consolidate-facts.ts).
  */
 export function closedPeriodOf(period: string, newest: string, compact = false): string | undefined {
   if (yearOf(period) < yearOf(newest)) return yearOf(period);
+  // The open year's own file belongs to its year too: it joins the ten days closing into it.
+  if (compact) return isYear(period) || periodEnd(period) < openStart(newest) ? yearOf(period) : undefined;
   if (isYear(period)) return undefined;
-  if (compact) return periodEnd(period) < openStart(newest) ? yearOf(period) : undefined;
   if (monthOf(period) < monthOf(newest)) return monthOf(period);
   if (isMonth(period)) return undefined;
   const tenDays = isDay(period) ? tenDaysOf(period) : period;
   return periodEnd(tenDays) < openStart(newest) ? tenDays : undefined;
+}
+
+/** The ten days after `tenDays` (YYYY-MM-D1..D3): the next of its month, or the next month's first. */
+export function nextTenDays(tenDays: string): string {
+  const n = Number(tenDays.slice(9));
+  if (n < 3) return `${monthOf(tenDays)}-D${n + 1}`;
+  const [year, month] = [Number(tenDays.slice(0, 4)), Number(tenDays.slice(5, 7))];
+  return month === 12 ? `${year + 1}-01-D1` : `${year}-${String(month + 1).padStart(2, '0')}-D1`;
 }
 
 /**

@@ -10,8 +10,9 @@ import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.
  * day file before its month's file, which a publish rewrites instead of adding the day: not
  * written by this release). Read in that order, their rows come by date with no sort;
  * otherwise they are sorted: so a compactFiles table's open year, whose own file (its closed
- * ten days so far) sorts last by periodEnd, is sorted whole when ten days close (a year of a
- * few hundred rows a day: 292k rows of campaign_network_metrics at 200 campaigns).
+ * ten days so far, first by comparePeriods) ends after them by periodEnd, is sorted whole when
+ * ten days close (a year of a few hundred rows a day: 292k rows of campaign_network_metrics at
+ * 200 campaigns).
  */
 function inDateOrder(files: readonly FactFile[]): boolean {
   return files.every((file, i) => i === 0 || periodStart(file.period) > periodEnd(files[i - 1]!.period));

@@ -4,11 +4,15 @@ import { sqlString } from '../../warehouse-paths.js';
 import {
   comparePeriods,
   isDay,
+  isYear,
   labelOf,
+  nextTenDays,
   parseFactFile,
+  periodEnd,
   periodStart,
   periodsOf,
   SCHEMA_FILE,
+  tenDaysOf,
 } from '../core/lake-layout.js';
 import { type LinkedVersion, linkedVersion } from '../core/link-target.js';
 
@@ -54,8 +58,8 @@ export function isDayFile(file: FactFile): boolean {
 }
 
 /**
- * The newest period among a fact table's files, by periodEnd (its newest snapshot date, or
- * a compactFiles table's open ten days): ten days, months and years before its own are
+ * The newest period among a fact table's files, by comparePeriods (its newest snapshot date,
+ * or a compactFiles table's open ten days): ten days, months and years before its own are
  * closed (closedPeriodOf). From the data, not the clock: a month closes when a snapshot of a later one was
  * published, so a catch-up of a month's last days run after midnight still lands as day
  * files, a backfill of old dates is consolidated at the next upkeep, and the same lake
@@ -66,6 +70,29 @@ export function newestPeriod(files: readonly FactFile[]): string | undefined {
   for (const file of files)
     if (newest === undefined || comparePeriods(file.period, newest) > 0) newest = file.period;
   return newest;
+}
+
+/**
+ * The period a table's files are closed against (closedPeriodOf's `newest`): newestPeriod,
+ * but when a compactFiles table's newest file is a year's (re-runs removed every row of its
+ * open ten days, whose file went with them), the ten days after that year's newest date, read
+ * from its files: the year's file holds closed ten days only, so a later date gets a ten days'
+ * file again rather than a rewrite of the year, and a date of the year's last ten days goes
+ * back into the year's file, never beside it.
+ */
+export async function newestOpenPeriod(
+  connection: DuckDBConnection,
+  compact: boolean,
+  files: readonly FactFile[],
+): Promise<string | undefined> {
+  const newest = newestPeriod(files);
+  if (!compact || newest === undefined || !isYear(newest)) return newest;
+  const paths = files.filter((f) => f.period === newest).map((f) => f.path);
+  const reader = await connection.runAndReadAll(
+    `select strftime(max(snapshot_date), '%Y-%m-%d') from ${readFactFile(paths)}`,
+  );
+  const date = reader.getRows()[0]?.[0];
+  return date === null || date === undefined ? newest : nextTenDays(tenDaysOf(String(date)));
 }
 
 /**
@@ -97,9 +124,12 @@ export function factRows(path: string, date: string): string {
 
 /**
  * Per segment, its last `count` snapshot dates of a fact table before `before`, latest first,
- * each with the file holding it: day files from the listing alone; a period's file,
- * only when the later files' dates are too few, is asked which dates it holds (one column of
- * one file; its row groups' statistics skip the dates from `before` on).
+ * each with the file holding it: day files from the listing alone; a period's file, only
+ * when it may hold a date newer than the `count`th found so far, is asked which dates it
+ * holds (one column of one file; its row groups' statistics skip the dates from `before` on).
+ * Files are taken newest first (comparePeriods), but a period's file may hold dates newer
+ * than a later-sorted one's (a compactFiles table's day files left by an upgrade beside its
+ * ten days' file, a closed ten days' file waiting for the upkeep beside the year's file).
  */
 export async function recentFactDates(
   connection: DuckDBConnection,
@@ -110,26 +140,27 @@ export async function recentFactDates(
   count: number,
 ): Promise<Map<string, { date: string; file: string }[]>> {
   const out = new Map<string, { date: string; file: string }[]>(segments.map((s) => [s, []]));
-  // Newest first; a month or year sorts after its own days (a day file of a period being consolidated).
+  const newestFirst = (list: { date: string }[]) => list.sort((a, b) => (a.date < b.date ? 1 : -1));
   const files = [...(factVersion(lake, table)?.files ?? [])]
     .filter((f) => periodStart(f.period) < before)
     .sort((a, b) => comparePeriods(b.period, a.period));
   for (const file of files) {
     const list = out.get(file.segment);
-    if (!list || list.length >= count) continue;
-    if (isDayFile(file)) {
-      if (!list.some((d) => d.date === file.period)) list.push({ date: file.period, file: file.path });
-      continue;
-    }
-    const reader = await connection.runAndReadAll(
-      `select distinct strftime(snapshot_date, '%Y-%m-%d') as d from ${readFactFile(file.path)}
-        where snapshot_date < ${sqlString(before)}::date order by d desc`,
-    );
-    for (const [date] of reader.getRows()) {
-      if (list.length >= count) break;
-      if (!list.some((d) => d.date === String(date))) list.push({ date: String(date), file: file.path });
-    }
+    if (!list) continue;
+    const floor = list.length >= count ? newestFirst(list)[count - 1]!.date : undefined;
+    if (floor !== undefined && periodEnd(file.period) < floor) continue;
+    const dates = isDayFile(file)
+      ? [file.period]
+      : (
+          await connection.runAndReadAll(
+            `select distinct strftime(snapshot_date, '%Y-%m-%d') as d from ${readFactFile(file.path)}
+              where snapshot_date < ${sqlString(before)}::date`,
+          )
+        )
+          .getRows()
+          .map(([date]) => String(date));
+    for (const date of dates) if (!list.some((d) => d.date === date)) list.push({ date, file: file.path });
   }
-  for (const list of out.values()) list.sort((a, b) => (a.date < b.date ? 1 : -1));
+  for (const list of out.values()) newestFirst(list).splice(count);
   return out;
 }

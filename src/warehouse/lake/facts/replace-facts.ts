@@ -3,7 +3,7 @@ import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
 import { factFileName, newFilePeriod, publishPeriodsOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';
-import { type FactFile, factVersion, newestPeriod } from './fact-files.js';
+import { type FactFile, factVersion, newestOpenPeriod } from './fact-files.js';
 import { nextLatest, readLatest, writeLatest } from './latest-tree.js';
 import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
 
@@ -26,7 +26,8 @@ export async function replaceFacts(
   staged: StagedRows,
 ): Promise<number> {
   const current = factVersion(tx.lake, table.name);
-  const periods = publishPeriodsOf(date, current && newestPeriod(current.files), table.compactFiles);
+  const newest = current && (await newestOpenPeriod(tx.connection, table.compactFiles, current.files));
+  const periods = publishPeriodsOf(date, newest, table.compactFiles);
   // Per segment, the period's file that holds the date (replaced with its other dates kept), if any.
   const holders = new Map<string, FactFile>();
   for (const segment of segments) {
