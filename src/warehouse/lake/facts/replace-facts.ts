@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
-import { factFileName, newFilePeriod, publishPeriodsOf } from '../core/lake-layout.js';
+import { factFileName, isTenDays, newFilePeriod, publishPeriodsOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { type FactFile, factVersion, newestOpenPeriod } from './fact-files.js';
@@ -67,7 +67,9 @@ export async function replaceFacts(
       continue;
     }
     // The period's other dates kept, this date's rows put between them: by date with no sort
-    // (sorting a year would spill and need several times the memory of its row groups).
+    // (sorting a year would spill and need several times the memory of its row groups). A
+    // compactFiles table's ten days (at most ten days of a few hundred rows) are sorted in the
+    // publish's own memory: no change of its limit, which purges the process's allocator.
     const day = `${sqlString(date)}::date`;
     const read = readFactFiles(table, current!.anchor!, [closed.path]);
     const kept = await tx.connection.runAndReadAll(
@@ -76,9 +78,12 @@ export async function replaceFacts(
     const select = `${read} where snapshot_date < ${day}
       union all select ${columns} from (${staged(where)})
       union all ${read} where snapshot_date > ${day}`;
-    const written = await withMonthSettings(tx.connection, () =>
-      writeMonthFile(tx, table, version, closed.period, segment, select, true),
-    );
+    const written =
+      table.compactFiles && isTenDays(closed.period)
+        ? await writeMonthFile(tx, table, version, closed.period, segment, select)
+        : await withMonthSettings(tx.connection, () =>
+            writeMonthFile(tx, table, version, closed.period, segment, select, true),
+          );
     const dateRows = written - Number(kept.getRows()[0]![0]);
     if (dateRows > 0)
       files.set(segment, join(version.dir, factFileName(closed.period, segment, version.vid)));
