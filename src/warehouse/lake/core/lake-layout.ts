@@ -85,9 +85,8 @@ export function newVersionId(): string {
  * the same folders and paths), into which a lake of 3 settles at its first upkeep: a release
  * of 3 would lose rows in it (its publish of a day of the open ten days drops every file
  * whose period may hold the day, the open year's included), so it refuses a lake of 4. 3 is
- * one folder per table, each file in
- * a `last_date=` folder (above), so that a filter on snapshot_date skips whole files before
- * DuckDB opens them (catalog/view-sql.ts); 2 was the same files in one flat folder (year and
+ * one folder per table, each file in a `last_date=` folder (above), so that a filter on
+ * snapshot_date skips whole files before DuckDB opens them (catalog/view-sql.ts); 2 was the same files in one flat folder (year and
  * ten-day files came later within 2), moved into their folders at the first run by hard links
  * (catalog/write-anchors.ts); 1 (no `layout` in the stamp) was one hive folder per snapshot
  * date whose files lacked snapshot_date, upgraded at the first run
@@ -195,8 +194,8 @@ export function periodsOf(date: string): [string, string, string, string] {
  * undefined (the open ten days' files, and a file of the open year or month that is no day's:
  * they stay as they are). A `compact` table (TableSpec.compactFiles) has no month or ten-day
  * tier: a file wholly before the open ten days belongs to its year, the open year's included
- * (its closed ten days so far, rewritten when ten days close), as does that year's own file. Closed from the data, not the
- * clock (facts/consolidate-facts.ts).
+ * (its closed ten days so far, rewritten when ten days close), as does that year's own file.
+ * Closed from the data, not the clock (facts/consolidate-facts.ts).
  */
 export function closedPeriodOf(period: string, newest: string, compact = false): string | undefined {
   if (yearOf(period) < yearOf(newest)) return yearOf(period);

@@ -29,8 +29,9 @@ function inDateOrder(files: readonly FactFile[]): boolean {
  * publish (atomic for readers; a held-open connection sees it at its next query). So the first
  * upkeep after a year's last month closed writes the year from its eleven month files and its
  * December files at once. A compactFiles table has no month or ten-day tier: its closed ten
- * days join its year's file, the open year's too (closedPeriodOf). The latest trees keep their own links to day files. DuckDB's limit
- * is raised once for all the writes (each change of it purges the process's allocator).
+ * days join its year's file, the open year's too (closedPeriodOf). The latest trees keep
+ * their own links to day files. DuckDB's limit is raised once for all the writes (each change
+ * of it purges the process's allocator).
  * Returns the files written per table.
  */
 export async function consolidateFacts(tx: LakeTransaction): Promise<Record<string, number>> {

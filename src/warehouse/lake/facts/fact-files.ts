@@ -60,9 +60,9 @@ export function isDayFile(file: FactFile): boolean {
 /**
  * The newest period among a fact table's files, by comparePeriods (its newest snapshot date,
  * or a compactFiles table's open ten days): ten days, months and years before its own are
- * closed (closedPeriodOf). From the data, not the clock: a month closes when a snapshot of a later one was
- * published, so a catch-up of a month's last days run after midnight still lands as day
- * files, a backfill of old dates is consolidated at the next upkeep, and the same lake
+ * closed (closedPeriodOf). From the data, not the clock: a month closes when a snapshot of a
+ * later one was published, so a catch-up of a month's last days run after midnight still
+ * lands as day files, a backfill of old dates is consolidated at the next upkeep, and the same lake
  * consolidates the same way whenever the upkeep runs.
  */
 export function newestPeriod(files: readonly FactFile[]): string | undefined {
