@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, listValue } from '@duckdb/node-api';
 import { firstLine } from '../../util/first-line.js';
 import { packageRoot } from '../../util/package-root.js';
 import { readSqlFiles } from '../create-views.js';
 import { openWriter, STAGING_SETTINGS } from '../open-database.js';
+import { sqlBody, withoutSemicolon } from '../sql-body.js';
 import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from '../types.js';
 import { sqlString } from '../warehouse-paths.js';
 import { prepareHistory } from './history-checks.js';
@@ -284,10 +284,3 @@ async function readDrift(c: DuckDBConnection): Promise<DriftObservation[]> {
 }
 
 /** A SQL file's statement(s), without the trailing semicolon (so it can be nested). */
-function sqlBody(path: string): string {
-  return withoutSemicolon(readFileSync(path, 'utf8'));
-}
-
-function withoutSemicolon(sql: string): string {
-  return sql.trim().replace(/;\s*$/, '');
-}

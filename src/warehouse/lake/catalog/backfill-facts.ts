@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../../util/package-root.js';
+import { sqlBody } from '../../sql-body.js';
 import type { BackfilledColumn } from '../../table-registry.js';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
 import { factFileName, isDay, periodEnd, periodStart } from '../core/lake-layout.js';
@@ -101,12 +101,13 @@ function rowsMeeting(tx: LakeTransaction, name: string, file: FactFile): string 
     : `memory.main.${id(name)}`;
 }
 
-/** sql/warehouse/backfill/<table>.sql, without its comment lines. */
+/**
+ * sql/warehouse/backfill/<table>.sql without its comment lines: a `main.<table>` named in one
+ * would take the lines of the select put in its place out of the comment.
+ */
 function backfillSql(table: string): string {
-  return readFileSync(join(packageRoot(), 'sql', 'warehouse', 'backfill', `${table}.sql`), 'utf8')
+  return sqlBody(join(packageRoot(), 'sql', 'warehouse', 'backfill', `${table}.sql`))
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('--'))
-    .join('\n')
-    .trim()
-    .replace(/;\s*$/, '');
+    .join('\n');
 }

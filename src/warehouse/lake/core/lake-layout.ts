@@ -240,8 +240,9 @@ export function publishPeriodsOf(
   compact: boolean,
 ): readonly string[] {
   const periods = periodsOf(date);
-  const closed = newest !== undefined && closedPeriodOf(tenDaysOf(date), newest, true) !== undefined;
-  return compact && !closed ? periods.slice(0, 2) : periods;
+  const open =
+    compact && (newest === undefined || closedPeriodOf(tenDaysOf(date), newest, true) === undefined);
+  return open ? periods.slice(0, 2) : periods;
 }
 
 /** The period of the file a publish of `date` writes when no file holds it: the day, or a compactFiles table's ten days. */

@@ -101,9 +101,18 @@ export async function newestOpenPeriod(
  * year's file (which holds other dates too: read it through factRows, filtered by date).
  */
 export function fileHolding(files: readonly FactFile[], date: string, segment: string): string | undefined {
-  for (const period of periodsOf(date)) {
+  return firstFileOf(files, periodsOf(date), segment)?.path;
+}
+
+/** The file of `segment` among `files` of the first of `periods` that has one. */
+export function firstFileOf(
+  files: readonly FactFile[],
+  periods: readonly string[],
+  segment: string,
+): FactFile | undefined {
+  for (const period of periods) {
     const file = files.find((f) => f.period === period && f.segment === segment);
-    if (file) return file.path;
+    if (file) return file;
   }
   return undefined;
 }

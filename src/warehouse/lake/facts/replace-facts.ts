@@ -3,7 +3,7 @@ import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
 import { factFileName, isTenDays, newFilePeriod, publishPeriodsOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';
-import { type FactFile, factVersion, newestOpenPeriod } from './fact-files.js';
+import { type FactFile, factVersion, firstFileOf, newestOpenPeriod } from './fact-files.js';
 import { nextLatest, readLatest, writeLatest } from './latest-tree.js';
 import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
 
@@ -31,10 +31,7 @@ export async function replaceFacts(
   // Per segment, the period's file that holds the date (replaced with its other dates kept), if any.
   const holders = new Map<string, FactFile>();
   for (const segment of segments) {
-    const file = periods
-      .slice(1)
-      .map((period) => current?.files.find((f) => f.period === period && f.segment === segment))
-      .find((f) => f !== undefined);
+    const file = firstFileOf(current?.files ?? [], periods.slice(1), segment);
     if (file) holders.set(segment, file);
   }
   // The date's day file (if any) and each holder make way for the new files.
