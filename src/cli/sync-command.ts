@@ -37,7 +37,11 @@ export function registerSync(program: Command): void {
 
 /** `sync`: one run, its summary on stdout, its log on stderr, its outcome notified. */
 async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
-  const { resolveSyncConfig } = await import('../config/sync-config.js');
+  const [{ resolveSyncConfig }, { favorMemoryOverSpeed }] = await Promise.all([
+    import('../config/sync-config.js'),
+    import('../util/favor-memory.js'),
+  ]);
+  favorMemoryOverSpeed();
   const config = resolveSyncConfig(flags);
   const [{ runSync }, { formatSummary }, { startSyncNotifier }] = await Promise.all([
     import('../extract/run-sync.js'),

@@ -9,8 +9,8 @@ const SEMI_SPACE_FLAG = '--max-semi-space-size=16';
 
 /**
  * The Node flags a CLI process started by this package gets, before BUILT_CLI. Node 24's V8
- * lets the young generation grow to 128 MB (Node 20: 32 MB), and a sync then peaks about
- * 100 MB higher; 16 MB semi-spaces keep Node 20's bound. V8 sizes the young generation when
+ * lets the young generation grow to 128 MB (Node 20: 32 MB); 16 MB semi-spaces keep Node 20's
+ * bound (a sync also sizes V8's heap for memory itself: favor-memory.ts). V8 sizes it when
  * the process starts, so the flag must be on the child's command line. An operator's own
  * `--max-semi-space-size` (in NODE_OPTIONS or on this process's command line) wins.
  */
