@@ -20,6 +20,13 @@ export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
 export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
 export {
+  GENERATION_FILE,
+  isSwapping,
+  type LakeGeneration,
+  readGeneration,
+  swappingLinks,
+} from './core/lake-generation.js';
+export {
   ANCHOR_PARTITION,
   closedPeriodOf,
   comparePeriods,

@@ -12,6 +12,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../warehouse-paths.js';
 import { fsyncPaths } from './core/fsync-path.js';
+import { swappingLinks } from './core/lake-generation.js';
 import { newVersionId, versionsPath } from './core/lake-layout.js';
 import type { LakeTable } from './core/lake-tables.js';
 import { type LinkedVersion, linkedVersion, linkTarget } from './core/link-target.js';
@@ -178,9 +179,18 @@ export class LakeTransaction {
     return [...inside, ...published, ...new Set(published.map((dir) => dirname(dir)))];
   }
 
-  /** Swaps each published version's link (see commit); returns the links' folders. */
+  /**
+   * Swaps each published version's link (see commit), the lake marked as being swapped meanwhile
+   * (lake-generation.ts: this tool's readers run a query again that overlapped it); returns the
+   * links' folders.
+   */
   #swapLinks(): Set<string> {
     this.#committed = true;
+    if (this.#staged.every(({ link }) => link === '')) return new Set();
+    return swappingLinks(this.lake, newVersionId(), () => this.#swapEachLink());
+  }
+
+  #swapEachLink(): Set<string> {
     const now = new Date();
     const linkFolders = new Set<string>();
     for (const { link, version } of this.#staged) {

@@ -14,7 +14,7 @@ import { UserError } from '../../util/user-error.js';
 import { lakePath } from '../lake/index.js';
 import { openDatabase } from '../open-database.js';
 import { publishedPath } from '../warehouse-paths.js';
-import { retryReplacedFile } from './retry-replaced-file.js';
+import { readConsistently } from './read-consistently.js';
 
 /** A query result as plain JS: bigints as numbers when safe, dates and times as ISO text. */
 export interface QueryResult {
@@ -38,9 +38,9 @@ export async function queryReadOnly(
 }
 
 /**
- * Opens the published catalog READ_ONLY once for `work`. Each query sees each table complete,
- * as of that query: a publish landing between two queries shows in the second. A query
- * planned across a publish that replaced a file it listed is run again (retryReplacedFile).
+ * Opens the published catalog READ_ONLY once for `work`. Each query sees one whole publish of
+ * every table, as of that query: a publish landing between two queries shows in the second. A
+ * query that overlapped a publish's swaps is run again (readConsistently).
  */
 export async function withReadOnly<T>(dataDir: string, work: (query: ReadQuery) => Promise<T>): Promise<T> {
   const path = requirePublished(dataDir);
@@ -49,7 +49,7 @@ export async function withReadOnly<T>(dataDir: string, work: (query: ReadQuery) 
   try {
     return await work(async (sql, params) => {
       try {
-        const reader = await retryReplacedFile(lake, () => db.connection.runAndReadAll(sql, params));
+        const reader = await readConsistently(lake, () => db.connection.runAndReadAll(sql, params));
         return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
       } catch (error) {
         // The tables are views over the lake: DuckDB refuses a write with "Can only delete from

@@ -5,8 +5,8 @@
  * enable_external_access and lock_configuration): no COPY TO /tmp, no read_csv('/etc/...').
  * The lake itself stays writable by DuckDB's rules, so only reading statements run: COPY,
  * EXPORT, ATTACH, INSTALL and every other kind is refused before it runs. One statement per
- * call: the result printed is the one of the statement given. A statement planned across a
- * publish that replaced a file it listed is planned and run again (retryReplacedFile).
+ * call: the result printed is the one of the statement given. A statement that overlapped a
+ * publish's swaps is planned and run again (readConsistently): it sees one whole publish.
  */
 import { sep } from 'node:path';
 import { type DuckDBConnection, StatementType } from '@duckdb/node-api';
@@ -15,7 +15,7 @@ import { lakePath } from '../lake/index.js';
 import { openDatabase } from '../open-database.js';
 import { sqlString } from '../warehouse-paths.js';
 import { type QueryResult, requirePublished, toPlain } from './query-read-only.js';
-import { retryReplacedFile } from './retry-replaced-file.js';
+import { readConsistently } from './read-consistently.js';
 
 export async function queryUserSql(dataDir: string, sql: string): Promise<QueryResult> {
   const path = requirePublished(dataDir);
@@ -33,7 +33,7 @@ export async function queryUserSql(dataDir: string, sql: string): Promise<QueryR
     if (statements.count === 0) throw new UserError('query: no SQL statement given');
     if (statements.count > 1)
       throw new UserError(`query runs one statement, got ${statements.count}: run them one at a time`);
-    const reader = await retryReplacedFile(lake, async () => {
+    const reader = await readConsistently(lake, async () => {
       const prepared = await statements.prepare(0).catch((error: unknown) => {
         throw explainRefusal(error, lake);
       });

@@ -1,0 +1,40 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isSwapping, type LakeGeneration, readGeneration } from '../lake/index.js';
+import { retryReplacedFile } from './retry-replaced-file.js';
+
+/** How many times a read query is run again because a publish swapped links while it ran. */
+export const SWAPPED_RETRIES = 10;
+
+/** How often, and how long at most, a reader waits for a publish's swaps (microseconds each) to end. */
+const SWAP_POLL_MS = 2;
+const SWAP_WAIT_MS = 2_000;
+
+/**
+ * Runs a read-only `query` over the lake's views so that it sees one whole publish of every
+ * table: it starts once no publish is swapping links, and runs again when the lake's
+ * generation (lake-generation.ts) changed while it ran: DuckDB may then have listed a folder of
+ * one version and missed files of the next, a partial answer with no error. A query that fails
+ * because a file it listed was replaced runs again too (retryReplacedFile).
+ */
+export async function readConsistently<T>(lake: string, query: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    const before = await settledGeneration(lake);
+    const result = await retryReplacedFile(lake, query);
+    if (readGeneration(lake).id === before.id) return result;
+    if (attempt >= SWAPPED_RETRIES)
+      throw new Error(
+        `warehouse: the lake changed under ${SWAPPED_RETRIES + 1} runs of this query in a row (publishes back to back); run it again`,
+      );
+  }
+}
+
+/** The lake's generation once no live publish is swapping links (after SWAP_WAIT_MS, as it is). */
+async function settledGeneration(lake: string): Promise<LakeGeneration> {
+  const deadline = Date.now() + SWAP_WAIT_MS;
+  let generation = readGeneration(lake);
+  while (isSwapping(generation) && Date.now() < deadline) {
+    await sleep(SWAP_POLL_MS);
+    generation = readGeneration(lake);
+  }
+  return generation;
+}
