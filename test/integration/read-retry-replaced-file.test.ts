@@ -5,6 +5,7 @@ import type { Row } from '../../src/normalize/rows.js';
 import { lakePath } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { withReadOnly } from '../../src/warehouse/read/query-read-only.js';
+import { queryUserSql } from '../../src/warehouse/read/query-user-sql.js';
 import {
   isReplacedLakeFile,
   REPLACED_FILE_RETRIES,
@@ -59,6 +60,27 @@ describe("this tool's reads run a query again when a publish replaced a file it 
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     const files = readdirSync(join(lakePath(data.dir), 'stream_documents', `received_date=${DAY}`));
     expect(files.some((name) => /^t[1-9]/.test(name))).toBe(true);
+  });
+
+  it("a person's SQL (query) run in a loop while every publish merges parts never fails and sees whole publishes", async () => {
+    await publishStream(data.dir, batch(1), { mergeFanout: 2 });
+    const PUBLISHES = 30;
+    let published = 1;
+    const counts: number[] = [];
+    const reads = (async () => {
+      while (published < PUBLISHES) {
+        const { rows } = await queryUserSql(data.dir, 'select count(*) from stream_documents');
+        counts.push(Number(rows[0]![0]));
+      }
+    })();
+    for (let n = 2; n <= PUBLISHES; n += 1) {
+      await publishStream(data.dir, batch(n), { mergeFanout: 2 });
+      published = n;
+    }
+    await reads;
+    expect(counts.length).toBeGreaterThan(0);
+    expect(counts.every((count) => count > 0 && count % 10 === 0)).toBe(true);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
   });
 
   it('runs again only for a missing file inside the lake, and at most REPLACED_FILE_RETRIES times', async () => {

@@ -111,9 +111,10 @@ describe('the lake under a reader that keeps one connection open', () => {
     });
     const after = await finish(reader);
     expect(after.inconsistent).toEqual([]);
-    // The one error a query can meet: planned before the swap, it opens a part merged away
-    // after it (DuckDB re-opens files by path when it executes; docs/lake.md). It is a clean
-    // error, never a wrong count, and the same query run again succeeds.
+    // The one error a raw reader's query can meet: planned before the swap, it opens a part
+    // merged away after it (DuckDB re-opens files by path when it executes; docs/lake.md); the
+    // same query run again succeeds. (Listed in the instant of the swap, it could also miss
+    // parts: this test's checks cannot see that; read-retry-replaced-file.test.ts counts it.)
     for (const failure of after.failures)
       expect(failure).toMatch(/Cannot open file .*received_date=2026-11-20\/p\./);
     console.info(

@@ -15,4 +15,14 @@ describe('cliNodeFlags', () => {
     expect(cliNodeFlags(['--max_semi_space_size=8'], '')).toEqual([]);
     expect(cliNodeFlags(['--max-semi-space-size', '32'], '')).toEqual([]);
   });
+
+  it("passes on the operator's --(no-)optimize-for-size, which NODE_OPTIONS cannot carry", () => {
+    expect(cliNodeFlags(['--no-optimize-for-size'], '')).toEqual([
+      '--max-semi-space-size=16',
+      '--no-optimize-for-size',
+    ]);
+    expect(cliNodeFlags(['--optimize_for_size', '--max-semi-space-size=8'], '')).toEqual([
+      '--optimize_for_size',
+    ]);
+  });
 });

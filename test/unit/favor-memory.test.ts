@@ -13,7 +13,12 @@ describe('favorMemoryOverSpeed', () => {
   });
 
   it("keeps the operator's own choice from node's command line", () => {
-    for (const chosen of ['--optimize-for-size', '--no-optimize-for-size', '--optimize_for_size']) {
+    for (const chosen of [
+      '--optimize-for-size',
+      '--no-optimize-for-size',
+      '--nooptimize-for-size',
+      '--optimize_for_size',
+    ]) {
       const set: string[] = [];
       expect(favorMemoryOverSpeed([chosen], (flag) => set.push(flag))).toBe(false);
       expect(set).toEqual([]);

@@ -15,7 +15,7 @@ import { fsyncPaths } from './core/fsync-path.js';
 import { swappingLinks } from './core/lake-generation.js';
 import { newVersionId, versionsPath } from './core/lake-layout.js';
 import type { LakeTable } from './core/lake-tables.js';
-import { type LinkedVersion, linkedVersion, linkTarget } from './core/link-target.js';
+import { type LinkedVersion, linkedVersion, linkTarget, versionFiles } from './core/link-target.js';
 
 /** A version directory being written: its files are moved in by COPY or hard-linked. */
 export interface NewVersion {
@@ -180,14 +180,24 @@ export class LakeTransaction {
   }
 
   /**
-   * Swaps each published version's link (see commit), the lake marked as being swapped meanwhile
-   * (lake-generation.ts: this tool's readers run a query again that overlapped it); returns the
-   * links' folders.
+   * Swaps each published version's link (see commit); returns the links' folders. When a new
+   * version lacks a file of the one it replaces, the lake is marked as being swapped meanwhile
+   * (lake-generation.ts: this tool's readers run a query again that overlapped it).
    */
   #swapLinks(): Set<string> {
     this.#committed = true;
-    if (this.#staged.every(({ link }) => link === '')) return new Set();
+    if (!this.#replacesFiles()) return this.#swapEachLink();
     return swappingLinks(this.lake, newVersionId(), () => this.#swapEachLink());
+  }
+
+  /** Whether a published version lacks a file of the version its link points to now. */
+  #replacesFiles(): boolean {
+    return this.#staged.some(({ link, version }) => {
+      const old = link === '' ? undefined : linkTarget(link);
+      if (!old) return false;
+      const kept = new Set(versionFiles(version.dir));
+      return versionFiles(old).some((place) => !kept.has(place));
+    });
   }
 
   #swapEachLink(): Set<string> {

@@ -38,9 +38,9 @@ export async function queryReadOnly(
 }
 
 /**
- * Opens the published catalog READ_ONLY once for `work`. Each query sees one whole publish of
- * every table, as of that query: a publish landing between two queries shows in the second. A
- * query that overlapped a publish's swaps is run again (readConsistently).
+ * Opens the published catalog READ_ONLY once for `work`. Each query sees every table whole, as
+ * of that query: a publish landing between two queries shows in the second. A query that
+ * overlapped the swaps of a publish replacing files is run again (readConsistently).
  */
 export async function withReadOnly<T>(dataDir: string, work: (query: ReadQuery) => Promise<T>): Promise<T> {
   const path = requirePublished(dataDir);

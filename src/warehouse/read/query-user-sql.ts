@@ -5,8 +5,8 @@
  * enable_external_access and lock_configuration): no COPY TO /tmp, no read_csv('/etc/...').
  * The lake itself stays writable by DuckDB's rules, so only reading statements run: COPY,
  * EXPORT, ATTACH, INSTALL and every other kind is refused before it runs. One statement per
- * call: the result printed is the one of the statement given. A statement that overlapped a
- * publish's swaps is planned and run again (readConsistently): it sees one whole publish.
+ * call: the result printed is the one of the statement given. A statement that overlapped the
+ * swaps of a publish replacing files is planned and run again (readConsistently).
  */
 import { sep } from 'node:path';
 import { type DuckDBConnection, StatementType } from '@duckdb/node-api';
@@ -34,7 +34,9 @@ export async function queryUserSql(dataDir: string, sql: string): Promise<QueryR
     if (statements.count > 1)
       throw new UserError(`query runs one statement, got ${statements.count}: run them one at a time`);
     const reader = await readConsistently(lake, async () => {
-      const prepared = await statements.prepare(0).catch((error: unknown) => {
+      // DuckDB prepares an extracted statement only once: each run extracts it again.
+      const statement = await connection.extractStatements(sql);
+      const prepared = await statement.prepare(0).catch((error: unknown) => {
         throw explainRefusal(error, lake);
       });
       await refuseWrites(connection, prepared.statementType, sql);
