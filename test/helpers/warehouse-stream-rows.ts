@@ -78,3 +78,17 @@ export function sampleStreamBatch(): StreamBatch {
     ],
   };
 }
+
+/** Delivery `n` to hook h1 of `documents` new documents (`d<n>-<i>`), received on `day` at 09:00. */
+export function deliveryBatch(n: number, documents: number, day: string): StreamBatch {
+  const receivedAt = `${day}T09:00:00Z`;
+  return {
+    documents: Array.from({ length: documents }, (_, i) =>
+      streamDocument('h1', `d${n}-${i}`, `${day}T08:00:00Z`, receivedAt),
+    ),
+    deliveries: [
+      { delivery_id: n, hook_id: 'h1', received_at: receivedAt, documents, bytes: documents * 100 },
+    ],
+    hooks: [],
+  };
+}

@@ -7,7 +7,6 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/normalize/rows.js';
 import {
   GENERATION_FILE,
   isSwapping,
@@ -17,21 +16,11 @@ import {
 } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { readConsistently, SWAPPED_RETRIES } from '../../src/warehouse/read/read-consistently.js';
-import type { StreamBatch } from '../../src/warehouse/types.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { streamDocument } from '../helpers/warehouse-stream-rows.js';
+import { deliveryBatch } from '../helpers/warehouse-stream-rows.js';
 
 const DAY = '2026-11-21';
-function batch(n: number): StreamBatch {
-  const documents: Row[] = [streamDocument('h1', `d${n}`, `${DAY}T08:00:00Z`, `${DAY}T09:00:00Z`)];
-  return {
-    documents,
-    deliveries: [
-      { delivery_id: n, hook_id: 'h1', received_at: `${DAY}T09:00:00Z`, documents: 1, bytes: 100 },
-    ],
-    hooks: [],
-  };
-}
+const batch = (n: number) => deliveryBatch(n, 1, DAY);
 
 describe('the lake generation: a query that overlapped a replacing publish runs again', () => {
   const children: ChildProcess[] = [];

@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Row } from '../../src/normalize/rows.js';
 import { lakePath } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { withReadOnly } from '../../src/warehouse/read/query-read-only.js';
@@ -11,23 +10,11 @@ import {
   REPLACED_FILE_RETRIES,
   retryReplacedFile,
 } from '../../src/warehouse/read/retry-replaced-file.js';
-import type { StreamBatch } from '../../src/warehouse/types.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
-import { streamDocument } from '../helpers/warehouse-stream-rows.js';
+import { deliveryBatch } from '../helpers/warehouse-stream-rows.js';
 
 const DAY = '2026-11-21';
-function batch(n: number): StreamBatch {
-  const documents: Row[] = [];
-  for (let i = 0; i < 10; i += 1)
-    documents.push(streamDocument('h1', `d${n}-${i}`, `${DAY}T08:00:00Z`, `${DAY}T09:00:00Z`));
-  return {
-    documents,
-    deliveries: [
-      { delivery_id: n, hook_id: 'h1', received_at: `${DAY}T09:00:00Z`, documents: 10, bytes: 1000 },
-    ],
-    hooks: [],
-  };
-}
+const batch = (n: number) => deliveryBatch(n, 10, DAY);
 
 describe("this tool's reads run a query again when a publish replaced a file it had listed", () => {
   let data: ReturnType<typeof removableTempDir>;
