@@ -11,8 +11,8 @@ export const OPTIMIZE_FOR_SIZE_CHOICE = /^--(no-?)?optimize[-_]for[-_]size$/;
  * little, not fourfold, and keep the young generation small. A sync's JS heap holds about 26 MB
  * of live objects, but without this V8 let its garbage grow to ~100 MB before collecting it
  * (130 MB on Node 24), so a sync of a million posts peaked at 300 MB of RSS on Node 20 and 400
- * MB on Node 24 started without `--max-semi-space-size`; with it, 237 MB on both. The price is
- * CPU: an unthrottled sync of a million posts takes 6 to 9% longer; a sync at the API's rate
+ * MB on Node 24 started without `--max-semi-space-size`; with it, 237-238 MB on both. The price is
+ * CPU: an unthrottled sync of a million posts takes 5 to 10% longer; a sync at the API's rate
  * waits on the API, not on V8 (bench/RESULTS.md, "V8 sized for memory").
  *
  * Set while the process runs, so it holds however the sync was started (cron, `serve`, the
