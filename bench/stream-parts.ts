@@ -2,7 +2,8 @@
  * `npm run bench -- stream-parts [--parts 10,100,1000,2880] [--docs 10] [--merged-only]`: the cost of today's
  * sink parts as a day goes on. Publishes `docs` documents at a time
  * into one received date until it has had each number of publishes of `--parts` (2,880: a day
- * at 30 s), and there measures, on a read-only connection held open since the first publish,
+ * at 30 s), and there measures, on a read-only connection held open since the first publish
+ * by a reader process with DuckDB's own allocator (stream-parts-reader.ts),
  * `count(*) from stream_documents` and `stream_documents_daily` (medians), and the median sink
  * publish over the last publishes before it; with intra-day merging (STREAM_MERGE_FANOUT)
  * and without (parts merged only after the day closes, as before), in alternation
@@ -10,9 +11,10 @@
  * thousands of files in the same process). Targets: questions at most 1.25x their time at the
  * first figure (or under 25 ms), a publish at most 1.2x.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { fileURLToPath } from 'node:url';
 import type { Row } from '../src/normalize/rows.js';
 import { STREAM_MERGE_FANOUT } from '../src/warehouse/lake/index.js';
 import { publishStream } from '../src/warehouse/publish-stream.js';
@@ -21,7 +23,6 @@ import { publishedPath } from '../src/warehouse/warehouse-paths.js';
 import { flag, flagValue, report, tempDir } from './bench-processes.js';
 
 const DAY = '2026-11-25';
-const QUERY_REPEAT = 7;
 /** Publishes whose median is a checkpoint's publish figure (fewer at the first checkpoint). */
 const PUBLISH_WINDOW = 21;
 
@@ -57,16 +58,6 @@ function batch(n: number, docs: number): StreamBatch {
   };
 }
 
-async function timeQuery(connection: DuckDBConnection, sql: string): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i <= QUERY_REPEAT; i += 1) {
-    const started = performance.now();
-    await connection.runAndReadAll(sql);
-    if (i > 0) times.push(performance.now() - started);
-  }
-  return median(times);
-}
-
 interface Checkpoint {
   parts: number;
   files: number;
@@ -75,14 +66,31 @@ interface Checkpoint {
   publishMs: number;
 }
 
-/** A data directory publishing with one fanout, and a read-only connection held open on it. */
+/** A data directory publishing with one fanout, and a reader process holding a connection open on it. */
 interface Day {
   readonly fanout: number;
   readonly dir: string;
   readonly publishTimes: number[];
   readonly checkpoints: Checkpoint[];
-  connection?: DuckDBConnection;
-  instance?: DuckDBInstance;
+  reader?: ChildProcess;
+}
+
+/** The reader process of `catalog` (stream-parts-reader.ts), with DuckDB's own allocator setting. */
+function startReader(catalog: string): ChildProcess {
+  const env = { ...process.env };
+  delete env.DUCKDB_JE_MALLOC_CONF;
+  const child = fileURLToPath(new URL('./stream-parts-reader.js', import.meta.url));
+  return fork(child, [catalog], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+/** The reader's timings once it sees `rows` documents. */
+function askReader(reader: ChildProcess, rows: number): Promise<{ countMs: number; dailyMs: number }> {
+  return new Promise((resolve, reject) => {
+    reader.once('message', (reply: { countMs: number; dailyMs: number; error?: string }) =>
+      reply.error ? reject(new Error(reply.error)) : resolve(reply),
+    );
+    reader.send({ rows });
+  });
 }
 
 async function publish(day: Day, n: number, docs: number): Promise<void> {
@@ -93,16 +101,12 @@ async function publish(day: Day, n: number, docs: number): Promise<void> {
 
 /** The figures of `day` after `parts` publishes (its held-open connection must see them all). */
 async function checkpoint(day: Day, parts: number, docs: number): Promise<void> {
-  const connection = day.connection!;
-  const rows = Number(
-    (await connection.runAndReadAll('select count(*) from stream_documents')).getRows()[0]![0],
-  );
-  if (rows !== parts * docs) throw new Error(`stream-parts: saw ${rows} documents after ${parts} publishes`);
+  const { countMs, dailyMs } = await askReader(day.reader!, parts * docs);
   day.checkpoints.push({
     parts,
     files: readdirSync(join(day.dir, 'lake', 'stream_documents', `received_date=${DAY}`)).length,
-    countMs: await timeQuery(connection, 'select count(*) from stream_documents'),
-    dailyMs: await timeQuery(connection, 'select * from stream_documents_daily'),
+    countMs,
+    dailyMs,
     publishMs: median(day.publishTimes.slice(-PUBLISH_WINDOW)),
   });
   process.stderr.write(
@@ -131,9 +135,8 @@ async function days(
     for (const day of pair) {
       mkdirSync(day.dir, { recursive: true });
       await publish(day, 1, docs);
-      // Opened once, like a BI tool's pooled connection.
-      day.instance = await DuckDBInstance.create(publishedPath(day.dir), { access_mode: 'READ_ONLY' });
-      day.connection = await day.instance.connect();
+      // Opened once, like a BI tool's pooled connection, in a process of its own.
+      day.reader = startReader(publishedPath(day.dir));
     }
     let n = 1;
     for (const parts of checkpoints) {
@@ -141,10 +144,7 @@ async function days(
       for (const day of pair) await checkpoint(day, parts, docs);
     }
   } finally {
-    for (const day of pair) {
-      day.connection?.closeSync();
-      day.instance?.closeSync();
-    }
+    for (const day of pair) day.reader?.disconnect();
   }
   return pair;
 }
