@@ -7,9 +7,9 @@
  * take 27.6 ms where a reader takes 15.7: bench/RESULTS.md).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { median } from './history-questions.js';
 
 const QUERY_REPEAT = 7;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const instance = await DuckDBInstance.create(process.argv[2]!, { access_mode: 'READ_ONLY' });
 const connection = await instance.connect();

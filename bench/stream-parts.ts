@@ -21,12 +21,11 @@ import { publishStream } from '../src/warehouse/publish-stream.js';
 import type { StreamBatch } from '../src/warehouse/types.js';
 import { publishedPath } from '../src/warehouse/warehouse-paths.js';
 import { flag, flagValue, report, tempDir } from './bench-processes.js';
+import { median } from './history-questions.js';
 
 const DAY = '2026-11-25';
 /** Publishes whose median is a checkpoint's publish figure (fewer at the first checkpoint). */
 const PUBLISH_WINDOW = 21;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Publish `n` of the day: `docs` new documents received at a second of its own, and their delivery. */
 function batch(n: number, docs: number): StreamBatch {
