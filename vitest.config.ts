@@ -1,8 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three tiers, one project each (`npm run test:unit`, `test:integration`, `test:e2e`); `npm test`
+ * runs all three. Unit tests touch no network and no child process; integration tests use real
+ * DuckDB and SQLite files, loopback HTTP and child processes; e2e tests drive the built CLI and a
+ * real browser as a user would.
+ */
+const tier = (name: 'unit' | 'integration' | 'e2e') => ({
+  extends: true as const,
+  test: { name, include: [`test/${name}/**/*.test.ts`] },
+});
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    projects: [tier('unit'), tier('integration'), tier('e2e')],
     // The sink's loader thread and the CLI's child processes run the built code.
     globalSetup: ['test/helpers/global-setup.ts'],
     // Integration tests start simulators, sinks and child processes on loopback; two cores.
