@@ -6,7 +6,7 @@
  *
  * - success: a 2xx with a JSON body (or none);
  * - retry: a transient failure, with its reason (500/502/503/504, a 2xx whose body is not
- *   JSON, a connection failure, a body that could not be read);
+ *   JSON or, to a GET, empty, a connection failure, a body that could not be read);
  * - fatal: not worth retrying, with the error to throw (a 4xx, an untrusted certificate);
  * - throttled: a 429, with the wait it asked (Retry-After, or the backoff without one; capped
  *   at maxRetryAfterMs) and what its RateLimit-* headers said. Whether it was overload or
@@ -107,6 +107,9 @@ function classifyStatus(
     } {
   const { status } = reply;
   if (status >= 200 && status < 300) {
+    // An empty body where a GET expects JSON was cut short, as a truncated one: retried.
+    if (status !== 204 && endpoint.startsWith('GET ') && reply.text.trim() === '')
+      return { type: 'retry', reason: `${statusLine(status)} with an empty body`, status };
     const json = parseBody(reply.text, status);
     if (json !== INVALID_JSON) return { type: 'success', reply: { status, headers: reply.headers, json } };
     return { type: 'retry', reason: `${statusLine(status)} with a body that is not valid JSON`, status };

@@ -1,12 +1,18 @@
 /**
  * The API client: undici with a keep-alive pool, the shared throttle (throttle/throttle.ts),
- * bounded retries (send-with-retry.ts), profile paging (paginate.ts), typed errors
- * (errors.ts). The API key goes in the `apikey` header and nowhere else.
+ * bounded retries (send-with-retry.ts), a deadline per response (response-deadline.ts),
+ * profile paging (paginate.ts), typed errors (errors.ts), stopped at once by its signal.
+ * The API key goes in the `apikey` header and nowhere else.
  */
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { createApiStats } from './api-stats.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, DEFAULT_TIMEOUT_MS } from './client-defaults.js';
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RESPONSE_DEADLINE_MS,
+  DEFAULT_TIMEOUT_MS,
+} from './client-defaults.js';
 import { hookEndpoints } from './hook-endpoints.js';
 import { influencerEndpoints } from './influencer-endpoints.js';
 import { createRequester } from './requester.js';
@@ -52,6 +58,8 @@ function sendContext(options: ApiClientOptions): SendContext {
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
     maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
+    responseDeadlineMs: options.responseDeadlineMs ?? DEFAULT_RESPONSE_DEADLINE_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
   };
 }
 

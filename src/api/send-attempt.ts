@@ -1,12 +1,16 @@
 /**
- * One attempt of a call: through the shared throttle, one HTTP request and its body read,
- * reported as a `request` event. It decides nothing: classify-reply.ts reads what came back.
+ * One attempt of a call: through the shared throttle, one HTTP request and its body read
+ * within the response deadline (response-deadline.ts), reported as a `request` event. It
+ * decides nothing: classify-reply.ts reads what came back. The caller's signal stops it at
+ * once, waiting for its turn or in flight: it then rejects with the signal's reason.
  * The API key goes in the `apikey` header and nowhere else.
  */
 import type { Agent } from 'undici';
 import { request } from 'undici';
 import { headerOf } from '../util/header-of.js';
-import type { Throttle } from './throttle/throttle.js';
+import { untilAborted } from '../util/until-aborted.js';
+import { ResponseDeadlineError, startResponseDeadline } from './response-deadline.js';
+import { reportingSent, type Throttle } from './throttle/throttle.js';
 import type { ApiEvent, ApiStats } from './types.js';
 
 export interface Call {
@@ -54,6 +58,10 @@ export interface SendContext {
   readonly maxRetries: number;
   readonly retryBaseMs: number;
   readonly maxRetryAfterMs: number;
+  /** Headers and whole body of one attempt must arrive within this, ms. */
+  readonly responseDeadlineMs: number;
+  /** Stops every call at once, whatever it is doing: it rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
 }
 
 /** A call ready to send: its URL with the query, and its `METHOD /path` name. */
@@ -72,43 +80,57 @@ export function prepareCall(ctx: SendContext, call: Call): PreparedCall {
 
 export async function sendAttempt(ctx: SendContext, prepared: PreparedCall): Promise<Attempt> {
   const { call: c, url, endpoint } = prepared;
+  const { signal } = ctx;
   let sentAt = 0;
   let requestId: string | undefined;
   let status: number | undefined;
+  let deadline: ReturnType<typeof startResponseDeadline> | undefined;
   try {
-    const reply = await ctx.throttle.run(async (startedAt) => {
+    const turn = ctx.throttle.runRequest(async (startedAt, sent) => {
+      signal?.throwIfAborted(); // stopped while waiting for its turn: nothing is sent
       sentAt = startedAt;
       const started = Date.now();
-      const res = await request(url, {
-        dispatcher: ctx.dispatcher,
-        method: c.method,
-        headers: {
-          apikey: ctx.apiKey,
-          accept: 'application/json',
-          ...(c.body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...c.headers,
-        },
-        ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
-      });
-      requestId = headerOf(res, 'x-request-id');
-      status = res.statusCode;
-      const text = await res.body.text();
-      ctx.stats.requests++;
-      ctx.emit({
-        type: 'request',
-        method: c.method,
-        endpoint,
-        status: res.statusCode,
-        ms: Date.now() - started,
-        ...(requestId ? { requestId } : {}),
-      });
-      return { status: res.statusCode, headers: res.headers, text };
+      deadline = startResponseDeadline(ctx.responseDeadlineMs, signal);
+      try {
+        const res = await request(url, {
+          dispatcher: reportingSent(ctx.dispatcher, sent),
+          method: c.method,
+          headers: {
+            apikey: ctx.apiKey,
+            accept: 'application/json',
+            ...(c.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...c.headers,
+          },
+          ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
+          signal: deadline.signal,
+        });
+        requestId = headerOf(res, 'x-request-id');
+        status = res.statusCode;
+        const text = await res.body.text();
+        ctx.stats.requests++;
+        ctx.emit({
+          type: 'request',
+          method: c.method,
+          endpoint,
+          status: res.statusCode,
+          ms: Date.now() - started,
+          ...(requestId ? { requestId } : {}),
+        });
+        return { status: res.statusCode, headers: res.headers, text };
+      } finally {
+        deadline.clear();
+      }
     });
+    // The throttle's queue cannot be left: a call stopped while waiting rejects here at once.
+    const reply = await untilAborted(turn, signal);
     return { sentAt, reply, ...(requestId ? { requestId } : {}) };
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     return {
       sentAt,
-      error,
+      error: deadline?.passed
+        ? new ResponseDeadlineError(ctx.responseDeadlineMs, status !== undefined)
+        : error,
       ...(requestId ? { requestId } : {}),
       ...(status === undefined ? {} : { status }),
     };

@@ -8,8 +8,12 @@
  *   MAX_THROTTLED_ATTEMPTS (429s are not failures: they do not use up retries);
  * - retry: back off (exponential, full jitter) and try again, up to maxRetries.
  * A RateLimit-Remaining 0 on any other reply pauses every request until a token is back.
+ * A response not complete within its deadline is a failure like a timeout (retried). The
+ * context's signal stops a call at once, in flight or waiting (its turn, a pause, a backoff):
+ * it rejects with the signal's reason.
  * The API key goes in the `apikey` header and nowhere else (never in a message, event or reason).
  */
+import { sleepUnlessAborted } from '../util/sleep-unless-aborted.js';
 import { backoffDelay } from './backoff-delay.js';
 import { classifyReply, type ReplyVerdict } from './classify-reply.js';
 import { RetriableApiError, statusLine, where } from './errors.js';
@@ -34,8 +38,6 @@ interface Tally {
   failures: number;
   throttled: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function sendWithRetry(ctx: SendContext, call: Call): Promise<Reply> {
   const prepared = prepareCall(ctx, call);
@@ -118,7 +120,7 @@ async function backOff(
     reason,
     ...(requestId ? { requestId } : {}),
   });
-  await sleep(delayMs);
+  await sleepUnlessAborted(delayMs, ctx.signal);
 }
 
 function addWait({ stats }: SendContext, kind: RefusalKind, ms: number): void {

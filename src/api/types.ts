@@ -74,9 +74,17 @@ export interface ApiClientOptions {
   readonly maxRetries?: number;
   /** First backoff step after a transient failure (full jitter, doubling, capped at 30 s). */
   readonly retryBaseMs?: number;
+  /** Longest silence before the headers or between body bytes, ms. */
   readonly timeoutMs?: number;
+  /** Headers and whole body of one response must arrive within this, ms (a timeout past it: retried). */
+  readonly responseDeadlineMs?: number;
   /** Longest pause a Retry-After may impose; longer values are capped and reported. */
   readonly maxRetryAfterMs?: number;
+  /**
+   * Stops every call at once (a request in flight is torn down, a pause or backoff cut
+   * short): the call rejects with the signal's reason. The sync's SIGINT / SIGTERM.
+   */
+  readonly signal?: AbortSignal;
   readonly onEvent?: (event: ApiEvent) => void;
 }
 

@@ -43,16 +43,17 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
   ]);
   favorMemoryOverSpeed();
   const config = resolveSyncConfig(flags);
-  const [{ runSync }, { formatSummary }, { startSyncNotifier }] = await Promise.all([
+  const [{ runSync }, { formatSummary }, { startSyncNotifier }, { syncInterrupted }] = await Promise.all([
     import('../extract/run-sync.js'),
     import('../extract/format-summary.js'),
     import('../notify/sync-notifier.js'),
+    import('../extract/extract-context.js'),
   ]);
   const { logger, reporter } = await syncOutput();
   const notifier = flags.notify
     ? startSyncNotifier(config.notify, config.dataDir, logger, flags.trigger)
     : undefined;
-  const stop = stopWhenAsked();
+  const stop = stopWhenAsked(syncInterrupted);
   try {
     const summary = await runSync(config, {
       logger,
@@ -98,10 +99,14 @@ async function syncOutput() {
   return { logger, reporter };
 }
 
-/** SIGINT, SIGTERM, or the serve that started this sync gone: the run stops at a safe point. */
-function stopWhenAsked(): { signal: AbortSignal; dispose(): void } {
+/**
+ * SIGINT, SIGTERM, or the serve that started this sync gone: the run stops at once, at a safe
+ * point (the checkpoints of the units done kept, for the next run to resume). A request in
+ * flight, a Retry-After pause or a backoff is cut short with `interrupted()` (exit 130).
+ */
+function stopWhenAsked(interrupted: () => Error): { signal: AbortSignal; dispose(): void } {
   const abort = new AbortController();
-  const stop = () => abort.abort();
+  const stop = () => abort.abort(interrupted());
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // Started by `serve` (run-sync-in-child.ts), the sync has an IPC channel to it: when

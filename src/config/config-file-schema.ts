@@ -48,6 +48,7 @@ export const configFileSchema = z.strictObject({
   pageSize: z.number().int().min(1).max(100).optional(),
   maxRetries: z.number().int().min(0).max(20).optional(),
   timeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+  responseDeadlineMs: z.number().int().min(1_000).max(3_600_000).optional(),
   segments: z
     .array(segmentSchema)
     .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'segment names must be unique')

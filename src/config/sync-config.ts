@@ -5,7 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_MAX_RETRIES, DEFAULT_PAGE_SIZE, DEFAULT_TIMEOUT_MS } from '../api/client-defaults.js';
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RESPONSE_DEADLINE_MS,
+  DEFAULT_TIMEOUT_MS,
+} from '../api/client-defaults.js';
 import { validateBaseUrl } from '../api/validate-base-url.js';
 import { type NotifyConfig, resolveNotifyConfig } from '../notify/notify-config.js';
 import { UserError } from '../util/user-error.js';
@@ -48,6 +53,8 @@ export interface SyncConfig {
   readonly pageSize: number;
   readonly maxRetries: number;
   readonly timeoutMs: number;
+  /** Headers and whole body of one response within this, ms (default DEFAULT_RESPONSE_DEADLINE_MS). */
+  readonly responseDeadlineMs?: number;
   /** Only these campaign ids (all when empty). */
   readonly campaigns: readonly string[];
   readonly segments: readonly SegmentConfig[];
@@ -145,6 +152,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
     pageSize: file.pageSize ?? DEFAULT_PAGE_SIZE,
     maxRetries: file.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeoutMs: file.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    responseDeadlineMs: file.responseDeadlineMs ?? DEFAULT_RESPONSE_DEADLINE_MS,
     campaigns: [...new Set(flags.campaign ?? [])],
     segments: file.segments ?? [],
     schedule: { ...DEFAULT_SCHEDULE, ...file.schedule },

@@ -73,6 +73,13 @@ export class PendingCheckpoints {
 
 /** Stops the run between pages when asked (SIGINT/SIGTERM): exit code 130, resumable. */
 export function abortIfAsked(signal: AbortSignal | undefined): void {
-  if (signal?.aborted)
-    throw Object.assign(new Error('sync interrupted: run it again to resume'), { exitCode: 130 });
+  if (signal?.aborted) throw syncInterrupted();
+}
+
+/**
+ * The error of a run stopped when asked (SIGINT/SIGTERM): exit code 130, resumable. Also the
+ * reason the sync's signal aborts with, which the API client rejects a call in flight with.
+ */
+export function syncInterrupted(): Error {
+  return Object.assign(new Error('sync interrupted: run it again to resume'), { exitCode: 130 });
 }

@@ -2,12 +2,14 @@
  * Progress of a sync: a live bar on a terminal (campaign units done of total, requests,
  * request rate and the throttle's rate with why it is that, 429 waits for overload and for
  * the rate limit, ETA), structured JSON log lines otherwise (cron, CI, services), where
- * every change of the throttle's rate is a line of its own. On a terminal, log lines go
+ * every change of the throttle's rate is a line of its own. Either way a long pause the API
+ * asks for is logged as it starts (log-long-waits.ts). On a terminal, log lines go
  * through `log`: printed above the bar, never into it.
  */
 import cliProgress from 'cli-progress';
 import type { ApiEvent } from '../api/types.js';
 import type { Logger } from '../util/logger.js';
+import { logLongWaits } from './log-long-waits.js';
 import type { SyncProgress } from './run-sync.js';
 
 /** A log line at most this often when not on a terminal: enough to follow, not a flood. */
@@ -25,6 +27,7 @@ export interface ProgressReporter {
 }
 
 export function createProgressReporter(logger: Logger, tty: boolean): ProgressReporter {
+  const logWait = logLongWaits(logger);
   if (!tty) {
     let last = 0;
     return {
@@ -35,6 +38,7 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
         logger.info({ ...p, rps: rate(p), rateRps: round1(p.rateRps) }, 'sync progress');
       },
       apiEvent(e) {
+        logWait(e);
         if (e.type === 'rate')
           logger.info({ rateRps: round1(e.rps), reason: e.reason }, 'request rate changed');
       },
@@ -68,7 +72,7 @@ export function createProgressReporter(logger: Logger, tty: boolean): ProgressRe
       if (!bar) bar = bars.create(p.unitsTotal, p.unitsDone, payload);
       else bar.update(p.unitsDone, payload);
     },
-    apiEvent() {},
+    apiEvent: logWait,
     log(line) {
       if (!bar) process.stderr.write(line);
       else {

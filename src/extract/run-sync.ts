@@ -364,8 +364,11 @@ async function createClient(config: SyncConfig, deps: SyncDeps): Promise<ApiClie
     pageSize: config.pageSize,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
+    ...(config.responseDeadlineMs ? { responseDeadlineMs: config.responseDeadlineMs } : {}),
     ...(config.ca ? { ca: config.ca } : {}),
     ...(deps.onApiEvent ? { onEvent: deps.onApiEvent } : {}),
+    // SIGINT / SIGTERM stop a request in flight or a wait at once, not at the next page.
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
 }
 

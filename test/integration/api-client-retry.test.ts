@@ -5,6 +5,7 @@ import type { ApiClient, ApiClientOptions, ApiEvent } from '../../src/api/types.
 import {
   type StubApiServer,
   type StubReply,
+  type StubScript,
   sequence,
   startStubApiServer,
 } from '../helpers/stub-api-server.js';
@@ -100,9 +101,103 @@ describe('API client retries', () => {
     expect(client.stats.throttled).toBe(21);
   });
 
+  it('an empty 200 body is retried as a truncated one, and reported as "empty body"', async () => {
+    const once = await setup(sequence({ body: '' }, OK));
+    expect(await once.client.campaign('1')).toEqual({ id: '1', name: 'ok' });
+    expect(once.client.stats.retries).toBe(1);
+    const always = await setup(sequence({ body: '' }), { maxRetries: 2 });
+    const error = await always.client.campaign('1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetriableApiError);
+    expect((error as Error).message).toBe(
+      'giving up after 3 attempts on GET /v3/influencers/campaigns/1 (X-Request-Id req-3): 200 OK with an empty body',
+    );
+  });
+
+  it('cuts a response that drips past its deadline (headers or body) and retries it', async () => {
+    // Far longer than the deadline however fast the machine: 400 bytes at one per 50 ms.
+    const dripping: StubReply = {
+      body: `${JSON.stringify(OK.body)}${' '.repeat(400)}`,
+      fault: 'drip',
+      dripMs: 50,
+    };
+    const body = await setup(sequence(dripping, OK), { responseDeadlineMs: 300 });
+    expect(await body.client.campaign('1')).toEqual({ id: '1', name: 'ok' });
+    expect(body.stub.requests).toHaveLength(2);
+    const reasons = body.events.flatMap((e) => (e.type === 'retry' ? [e.reason] : []));
+    expect(reasons).toEqual([
+      '200 OK body read failed (response deadline of 300 ms passed before the body was complete)',
+    ]);
+
+    const late = await setup(sequence({ ...OK, delayMs: 20_000 }), {
+      responseDeadlineMs: 300,
+      maxRetries: 1,
+    });
+    const error = await late.client.campaign('2').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetriableApiError);
+    expect((error as Error).message).toBe(
+      'giving up after 2 attempts on GET /v3/influencers/campaigns/2: connection failed (response deadline of 300 ms passed before the headers came)',
+    );
+  });
+
   it('sends the apikey header on every request, retries included', async () => {
     const { stub, client } = await setup(sequence({ status: 502 }, OK));
     await client.campaign('1');
     expect(stub.requests.map((r) => r.headers.apikey)).toEqual([KEY, KEY]);
+  });
+});
+
+describe('API client stopped by its signal', () => {
+  const STOPPED = new Error('stopped as asked');
+
+  async function stopWhen(
+    event: (e: ApiEvent) => boolean,
+    script: StubScript,
+    extra: Partial<ApiClientOptions> = {},
+  ) {
+    const abort = new AbortController();
+    const { stub, client } = await setup(script, {
+      ...extra,
+      signal: abort.signal,
+      onEvent: (e) => {
+        if (event(e)) abort.abort(STOPPED);
+      },
+    });
+    return { stub, client, abort };
+  }
+
+  it('tears down a request in flight at once, rejecting with the reason', async () => {
+    const abort = new AbortController();
+    const { stub, client } = await setup(
+      sequence({ body: ' '.repeat(100_000), fault: 'drip', onDrip: () => abort.abort(STOPPED) }),
+      { signal: abort.signal },
+    );
+    await expect(client.campaign('1')).rejects.toBe(STOPPED);
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('cuts a far Retry-After short (capped at the maximum, reported) and a backoff', async () => {
+    const tenYears = new Date(Date.now() + 10 * 365 * 86_400_000).toISOString();
+    const events: ApiEvent[] = [];
+    const paused = await stopWhen(
+      (e) => events.push(e) > 0 && e.type === 'throttled',
+      sequence({ status: 429, headers: { 'Retry-After': tenYears } }),
+    );
+    await expect(paused.client.campaign('1')).rejects.toBe(STOPPED);
+    expect(events.find((e) => e.type === 'throttled')).toMatchObject({ waitMs: 15 * 60_000, capped: true });
+    expect(paused.stub.requests).toHaveLength(1);
+
+    const backingOff = await stopWhen((e) => e.type === 'retry', sequence({ status: 503 }), {
+      retryBaseMs: 600_000,
+    });
+    await expect(backingOff.client.campaign('1')).rejects.toBe(STOPPED);
+    expect(backingOff.stub.requests).toHaveLength(1);
+  });
+
+  it('sends nothing once stopped', async () => {
+    const abort = new AbortController();
+    abort.abort(STOPPED);
+    const { stub, client } = await setup(sequence(OK), { signal: abort.signal });
+    await expect(client.campaign('1')).rejects.toBe(STOPPED);
+    expect(stub.requests).toHaveLength(0);
   });
 });

@@ -34,7 +34,7 @@ describe('classifyReply', () => {
     expect(classifyReply(reply(200, '{"campaign": '), policy)).toMatchObject({
       type: 'retry',
       status: 200,
-      reason: '200 HTTP error with a body that is not valid JSON',
+      reason: '200 OK with a body that is not valid JSON',
     });
     expect(classifyReply(reply(503, ''), policy)).toMatchObject({
       type: 'retry',
@@ -49,7 +49,21 @@ describe('classifyReply', () => {
     expect(classifyReply({ sentAt: 0, error: reset, status: 200 }, policy)).toEqual({
       type: 'retry',
       status: 200,
-      reason: '200 HTTP error body read failed (other side closed)',
+      reason: '200 OK body read failed (other side closed)',
+    });
+  });
+
+  it('an empty 2xx body to a GET is retried as a truncated one, saying "empty body"; a DELETE may have none', () => {
+    for (const text of ['', ' \r\n'])
+      expect(classifyReply(reply(200, text), policy)).toMatchObject({
+        type: 'retry',
+        status: 200,
+        reason: '200 OK with an empty body',
+      });
+    const remove = { ...policy, endpoint: 'DELETE /v3/hooks/h1' };
+    expect(classifyReply(reply(200, ''), remove)).toMatchObject({
+      type: 'success',
+      reply: { json: undefined },
     });
   });
 
