@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../util/user-error.js';
 
@@ -15,8 +15,9 @@ export const DEFAULT_DATA_DIR = './data';
  * The data directory of a command that writes there (sync, sink, serve, hooks, schemas, demo),
  * checked before anything opens a file: --data-dir, else CW_DATA_DIR, else the config file's
  * dataDir, else ./data. It must be an existing writable directory, or one that can be created
- * (its nearest existing ancestor is a writable directory); nothing is created here. An error
- * names where the bad value came from.
+ * (its nearest existing ancestor is a writable directory that accepts a new folder, which is
+ * tried and removed again); nothing is left behind here. An error names where the bad value
+ * came from.
  */
 export function resolveDataDir(
   flag: string | undefined,
@@ -25,7 +26,11 @@ export function resolveDataDir(
 ): string {
   const { dir, source } = pick(flag, env, file);
   let probe = resolve(dir);
-  while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
+  let missing: string | undefined;
+  while (!existsSync(probe) && dirname(probe) !== probe) {
+    missing = probe;
+    probe = dirname(probe);
+  }
   if (!statSync(probe).isDirectory()) {
     const where = probe === resolve(dir) ? '' : ` (${probe} is a file)`;
     throw new UserError(`${source}: "${dir}" is not a directory${where}`);
@@ -36,7 +41,23 @@ export function resolveDataDir(
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new UserError(`${source}: "${dir}" is not writable (${probe}: ${code})`);
   }
+  if (missing !== undefined) probeCreate(missing, dir, source);
   return dir;
+}
+
+/**
+ * A folder that passes access() may still refuse a new folder (/proc, /sys, a read-only
+ * mount): create the first missing one and remove it again, so that such a place is refused
+ * here, not in a later recursive mkdir (which loops for ever on /proc).
+ */
+function probeCreate(path: string, dir: string, source: string): void {
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new UserError(`${source}: "${dir}" cannot be created (${path}: ${code})`);
+  }
+  rmdirSync(path);
 }
 
 /**

@@ -52,6 +52,8 @@ function table(): Record<string, Case[]> {
       { args: ['sync', ...API, '--no-such-flag'], env: KEY, names: '--no-such-flag' },
       { args: ['sync', ...API, '--data-dir'], env: KEY, names: '--data-dir' },
       { args: ['sync', ...API, '--data-dir', aFile], env: KEY, names: aFile },
+      // A folder access() calls writable that refuses a new folder (a recursive mkdir loops there).
+      { args: ['sync', ...API, '--data-dir', '/proc/nc'], env: KEY, names: '/proc/nc' },
       { args: ['sync', ...API, '--config', badZone], env: KEY, names: 'Mars/Olympus' },
       { args: ['sync', ...API], env: { ...KEY, CW_LOG_LEVEL: 'loud' }, names: 'loud' },
       { args: ['sync', '--base-url', 'ftp://api.example.com'], env: KEY, names: '--base-url' },
@@ -109,6 +111,7 @@ function table(): Record<string, Case[]> {
       },
       { args: ['sink', '--data-dir', dataDir, '--port', String(busyPort)], names: String(busyPort), code: 1 },
       { args: ['sink', '--data-dir', aFile, '--port', '0'], names: aFile },
+      { args: ['sink', '--data-dir', '/proc/nc/data', '--port', '0'], names: '/proc/nc/data' },
       { args: ['sink', '--port', '0'], env: { CW_DATA_DIR: aFile }, names: aFile },
       { args: ['sink', '--port', '0', '--config', badZone], names: 'Mars/Olympus' },
     ],

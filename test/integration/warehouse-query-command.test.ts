@@ -74,6 +74,9 @@ describe('campaign-warehouse query', () => {
     await expect(runQuery(['delete from campaign_metrics', '--data-dir', data.dir])).rejects.toThrow(
       /^query is read-only.*Can only delete from base table/i,
     );
+    await expect(
+      runQuery(["insert into campaigns (campaign_id) values ('x')", '--data-dir', data.dir]),
+    ).rejects.toThrow(/^query is read-only \(its tables are views over the Parquet lake\)/);
     await expect(runQuery(['select 1', '--data-dir', `${data.dir}/nothing`])).rejects.toThrow(
       /no warehouse yet at .*campaign-warehouse sync/,
     );

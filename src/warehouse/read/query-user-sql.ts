@@ -50,12 +50,12 @@ export async function queryUserSql(dataDir: string, sql: string): Promise<QueryR
 
 /**
  * A write DuckDB refuses while binding, explained: the tables are views (DuckDB says "Can only
- * delete from base table"), and files outside the lake are out of reach. DuckDB's message is
+ * delete from base table", or for an INSERT "campaigns is not an table"), and files outside the lake are out of reach. DuckDB's message is
  * kept whole; anything else is returned as it is.
  */
 function explainRefusal(error: unknown, lake: string): unknown {
   const message = error instanceof Error ? error.message.trimEnd() : '';
-  if (/can only [a-z ]+ base table/i.test(message))
+  if (/can only [a-z ]+ base table|\bis not an? table\b/i.test(message))
     return new UserError(`query is read-only (its tables are views over the Parquet lake): ${message}`, {
       cause: error,
     });
