@@ -23,53 +23,55 @@ export function readSqlFiles(dir: string): ViewDefinition[] {
 const LATEST_OF_VIEWS = ['network_breakdown'] as const;
 
 /**
- * The analyst views, in name order: the files of sql/warehouse/views, `latest_<fact>` for
- * each fact table the registry gives one (latestView), and `latest_<view>` for the views of
- * LATEST_OF_VIEWS (latestOfView), generated: they differ only in the name or the sources.
+ * The analyst views of the catalog's SQL, in name order: the files of sql/warehouse/views, and
+ * `latest_<view>` for the views of LATEST_OF_VIEWS (latestOfView), generated. The `latest_<fact>`
+ * views (LATEST_FACTS) are the catalog's own, beside the tables' (src/warehouse/lake/catalog/).
  */
 export function listViews(): ViewDefinition[] {
   const files = readSqlFiles(join(packageRoot(), 'sql', 'warehouse', 'views'));
-  const latest = FACT_TABLES.filter((table) => TABLES[table].latestView === true).map(latestView);
   const latestOf = files.filter((view) => (LATEST_OF_VIEWS as readonly string[]).includes(view.name));
-  return [...files, ...latest, ...latestOf.map(latestOfView)].sort((a, b) =>
+  return [...files, ...latestOf.map(latestOfView)].sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
 }
 
-/**
- * latest_<view>: the view's select with each fact table it reads (`main.<fact>`) read from
- * lake_latest instead, which holds only the latest snapshot of each segment: one day's files
- * rather than the whole history, where `<view> where snapshot_date = (select max(...))` lists
- * and reads them all. Entities (`main.campaigns`) are read as they are.
- */
-function latestOfView(view: ViewDefinition): ViewDefinition {
-  const facts: ReadonlySet<string> = new Set(FACT_TABLES);
-  const select = view.sql.replace(/\bmain\.([a-z_]+)\b/g, (source, table: string) =>
-    facts.has(table) ? `lake_latest.${sqlIdentifier(table)}` : source,
-  );
-  return {
-    name: `latest_${view.name}`,
-    sql: `-- latest_${view.name}: ${view.name} at the latest snapshot_date of each segment (as the
--- latest_<fact> views), with the same columns and rules. Generated from
--- sql/warehouse/views/${view.name}.sql, its fact tables read from lake_latest (one day's files).
-${select}`,
-  };
-}
+/** The fact tables with a view latest_<table> (TableSpec.latestView): their latest snapshot per segment. */
+export const LATEST_FACTS: readonly FactTable[] = FACT_TABLES.filter(
+  (table) => TABLES[table].latestView === true,
+);
 
-/** latest_<table>: the rows of the table's latest snapshot (lake_latest, kept by each publish). */
-function latestView(table: FactTable): ViewDefinition {
+/** The description of latest_<table> (its columns are the table's). */
+export function latestViewDescription(table: FactTable): string {
   const scope = (TABLES[table] as TableSpec).segmented
     ? 'of each segment (a segment not synced lately keeps showing its last complete day)'
     : '(this table is fetched from the unfiltered view only, so it has no segment)';
+  return `The rows of ${table} at the latest snapshot_date ${scope}; reads one day's files, not the whole history.`;
+}
+
+/**
+ * latest_<view>: the view's select with each fact table it reads (`main.<fact>`) read from its
+ * latest_<fact> view instead, which holds only the latest snapshot of each segment: one day's
+ * files rather than the whole history, where `<view> where snapshot_date = (select max(...))`
+ * lists and reads them all. Entities (`main.campaigns`) are read as they are. Its header
+ * describes it as the view's does, with its own first paragraph.
+ */
+function latestOfView(view: ViewDefinition): ViewDefinition {
+  const latest: ReadonlySet<string> = new Set(LATEST_FACTS);
+  const facts: ReadonlySet<string> = new Set(FACT_TABLES);
+  const select = view.sql.replace(/\bmain\.([a-z_]+)\b/g, (source, table: string) => {
+    if (!facts.has(table)) return source;
+    if (!latest.has(table)) throw new Error(`latest_${view.name}: ${table} has no latest_${table} view`);
+    return `main.${sqlIdentifier(`latest_${table}`)}`;
+  });
+  // The view's header from its Columns block on (its summary replaced), then its select.
+  const rest = select.slice(Math.max(0, select.search(/^--\s*Columns\b/m)));
   return {
-    name: `latest_${table}`,
-    sql: `-- latest_${table}: rows of ${table} at the latest snapshot_date ${scope}.
--- Columns, as in ${table} (sql/warehouse/migrations/). Reach figures are passed through at the
--- level they were fetched, never summed. Generated from src/warehouse/table-registry.ts.
--- lake_latest.${table} holds only the latest snapshot of each segment (kept up to date by each
--- publish), so this reads one day's files rather than the whole history.
-select * from lake_latest.${sqlIdentifier(table)}
-`,
+    name: `latest_${view.name}`,
+    sql: `-- latest_${view.name}: ${view.name} at the latest snapshot_date of each segment (its fact
+-- tables read from their latest_<fact> views: one day's files), with the same columns and rules.
+--
+-- Generated from sql/warehouse/views/${view.name}.sql.
+${rest}`,
   };
 }
 

@@ -17,7 +17,7 @@ const OLD_DAY = '2026-11-20';
 const NEW_DAY = '2026-11-21';
 const POSTS = 3;
 /** What a later release's migration would add: a column of a fact table. */
-const MIGRATION = 'alter table post_metrics add column saves bigint;\n';
+const MIGRATION = 'alter table post_metrics add column saves bigint; -- times the post was saved\n';
 
 /**
  * A copy of the package as the next release would ship it: today's built code and sql/, plus
@@ -90,20 +90,19 @@ describe('a later migration adding a column', () => {
     // the history.
     expect(oldDayFile()).toEqual(oldDay);
 
-    // A new connection sees the column, typed as the migration declares, in the table's view
-    // and in the latest-snapshot views; old rows read NULL, new rows their values.
+    // A new connection sees the column, typed and described as the migration declares, in the
+    // table's view and in its latest-snapshot view; old rows read NULL, new rows their values.
     const fresh = await DuckDBInstance.create(publishedPath(dir), { access_mode: 'READ_ONLY' });
     const connection = await fresh.connect();
     try {
       expect(
         await select(
           connection,
-          "select schema_name || '.' || table_name, data_type from duckdb_columns() where column_name = 'saves' order by all",
+          "select schema_name || '.' || table_name, data_type, comment from duckdb_columns() where column_name = 'saves' order by all",
         ),
       ).toEqual([
-        ['lake_latest.post_metrics', 'BIGINT'],
-        ['main.latest_post_metrics', 'BIGINT'],
-        ['main.post_metrics', 'BIGINT'],
+        ['main.latest_post_metrics', 'BIGINT', 'times the post was saved'],
+        ['main.post_metrics', 'BIGINT', 'times the post was saved'],
       ]);
       expect(await select(connection, 'select max(version)::integer from schema_migrations')).toEqual([[99]]);
       expect(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../src/warehouse/apply-migrations.js';
-import { listViews } from '../../src/warehouse/create-views.js';
+import { LATEST_FACTS, listViews } from '../../src/warehouse/create-views.js';
 import { openDatabase } from '../../src/warehouse/open-database.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
@@ -48,9 +48,10 @@ describe('analyst views on a loaded warehouse', () => {
       .map((row) => row[0])
       .filter((name) => !lakeTables.includes(String(name)))
       .sort();
-    const expected = listViews()
-      .map((v) => v.name)
-      .sort();
+    const expected = [
+      ...listViews().map((v) => v.name),
+      ...LATEST_FACTS.map((fact) => `latest_${fact}`),
+    ].sort();
     expect(created).toEqual(expected);
     for (const name of expected) {
       const result = await queryReadOnly(data.dir, `select count(*) from ${name}`);

@@ -6,9 +6,9 @@
 
 -- Sums over the campaign's networks (NULL when every network's figure is NULL): a share of a
 -- network is its figure over these, so the shares of one campaign add up to 1.
-alter table campaign_network_metrics add column campaign_posts bigint;
-alter table campaign_network_metrics add column campaign_engagement bigint;
-alter table campaign_network_metrics add column campaign_emv double;
+alter table campaign_network_metrics add column campaign_posts bigint; -- the campaign's posts: the sum of num_posts over its networks
+alter table campaign_network_metrics add column campaign_engagement bigint; -- the campaign's engagement: the sum of engagement over its networks
+alter table campaign_network_metrics add column campaign_emv double; -- the campaign's EMV: the sum of emv over its networks
 -- The campaign-level total_reach as fetched (campaign_metrics), never a sum: one person reached
 -- on two networks counts once (rules on reach 1 and 4).
 alter table campaign_network_metrics add column campaign_total_reach bigint;

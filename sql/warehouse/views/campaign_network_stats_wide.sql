@@ -2,12 +2,13 @@
 -- (snapshot_date, segment, campaign_id, network), one column per statistic of the spec's
 -- stat table. A statistic a network does not report is NULL (e.g. no `saved` on tiktok);
 -- statistics the spec does not list stay in campaign_network_stats (long form).
--- Columns:
---   key: snapshot_date, segment, campaign_id, network
---   engagement counts: comments, likes, saved, views, shares
---   display: impressions, stats_reach (the stats object's `reach`, a different measure
---     from campaign_network_metrics.reach: rule on reach 2, hence the distinct name)
---   story events: exits, replies, taps_back, taps_forward
+-- Columns (key: snapshot_date, segment, campaign_id, network):
+--   comments, likes, saved, views, shares: the network's count of those engagements on the
+--     campaign (NULL where the network does not report it)
+--   impressions: the number of displays of the campaign's posts on the network
+--   stats_reach: the stats object's `reach`, a different measure from
+--     campaign_network_metrics.reach (rule on reach 2, hence the distinct name)
+--   exits, replies, taps_back, taps_forward: counts of those events on the network's stories
 -- Nothing here is summed across networks: each row is one network's own totals, and
 -- campaign reach is not the sum of network reach (rules on reach 1 and 4).
 

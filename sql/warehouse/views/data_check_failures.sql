@@ -1,6 +1,5 @@
 -- data_check_failures: one row per disagreement a data check found (see data_checks).
--- Columns:
---   key: snapshot_date, segment, check_name, campaign_id, entity_id
+-- Columns (key: snapshot_date, segment, check_name, campaign_id, entity_id):
 --   kind: 'rule' or 'history' (see data_checks)
 --   entity_id: the network (API name), influencer or post concerned; NULL for a
 --     campaign-level check (campaign_*, network_*_add_up)

@@ -1,7 +1,6 @@
 -- data_checks: one row per data check that ran after a sync, per snapshot_date and
 -- segment, passed or not.
--- Columns:
---   key: snapshot_date, segment, check_name
+-- Columns (key: snapshot_date, segment, check_name):
 --   run_id: the sync run that fetched and checked the figures
 --   kind: 'rule' (sql/checks/: the figures of one snapshot against each other, one file per
 --     rule of api-v3.md) or 'history' (sql/checks/history/: the snapshot against the
@@ -10,8 +9,9 @@
 --     for a history check, no previous snapshot, or too few for the anomaly band)
 --   checked: comparisons made (campaigns, networks, influencers or posts, by check)
 --   failing: comparisons that disagreed, each a row of data_check_failures
---   compared_with: history checks: the previous snapshot compared with; days_since_compared:
---     how many days before it is (more than 1: nights were missed, compared anyway)
+--   compared_with: history checks: the previous snapshot compared with
+--   days_since_compared: history checks: how many days before snapshot_date compared_with is
+--     (more than 1: nights were missed, compared anyway)
 -- A failing check warns by default (the run publishes); `sync --strict` (or "checks":
 -- "strict" in the config file) fails the run before its publish on a failing rule check
 -- instead, so a failed rule check of a strict run is never here. History checks only warn:

@@ -1,14 +1,20 @@
 -- influencer_leaderboard: influencers ranked within each campaign at the latest snapshot
 -- of the unfiltered segment ('all'), with their campaign-independent profile figures.
--- Columns:
---   key: snapshot_date, campaign_id, campaign_name, influencer_id, influencer_name
---   ranks (1 = best, ties share a rank): engagement_rank, emv_rank
---   campaign figures: num_posts, engagement, engagement_rate, emv, budget,
---     campaign_reach (reach of the campaign posts only)
---   profile figures (same snapshot_date): influence, brand_score, followers,
---     profile_true_reach (the whole audience); read from the profiles' latest snapshot,
---     so NULL should the profiles' latest snapshot not be the leaderboard's (every sync
---     writes both for the same date)
+-- Columns (key: snapshot_date, campaign_id, influencer_id):
+--   snapshot_date: the latest snapshot of the unfiltered segment ('all')
+--   campaign_name: the campaign's name
+--   influencer_name: the influencer's name
+--   engagement_rank: the influencer's rank by engagement within the campaign (1 = best,
+--     ties share a rank)
+--   emv_rank: the influencer's rank by EMV within the campaign (1 = best, ties share a rank)
+--   num_posts, engagement, engagement_rate, emv: the influencer's figures on the campaign
+--   budget: the budget assigned to the influencer for the campaign
+--   campaign_reach: the reach of the influencer's campaign posts only
+--   influence, brand_score, followers: the influencer's profile figures, campaign
+--     independent, at the same snapshot_date (NULL should the profiles' latest snapshot not
+--     be the leaderboard's; every sync writes both for the same date)
+--   profile_true_reach: the influencer's true reach (the whole audience), at the same
+--     snapshot_date; a different measure from campaign_reach
 -- The two reach columns are different measures (rule on reach 3) and are shown side by
 -- side, never added; ranks use engagement and EMV, which are additive, not reach.
 
@@ -17,14 +23,14 @@ with
 latest_influencer_campaign_metrics as (
 
     -- the latest snapshot of each segment, kept by each publish (not a scan of the history)
-    select * from lake_latest.influencer_campaign_metrics
+    select * from main.latest_influencer_campaign_metrics
 
 ),
 
 influencer_profiles as (
 
     -- the latest snapshot too: the view's cost stays flat however long the history
-    select * from lake_latest.influencer_profiles
+    select * from main.latest_influencer_profiles
 
 ),
 

@@ -1,9 +1,15 @@
 -- latest_stream_documents: the 100 most recently published documents of each search
 -- (enough for a "what came in" panel; query stream_documents for more).
--- Columns:
---   key: search_id, search_type, document_id, recency_rank (1 = newest)
---   document: published_date, indexed_date, url, source_name, title, language, country
---   delivery: hook_id (first hook that received it), received_at, valid_schema
+-- Columns (key: search_id, document_id):
+--   document_id: the document's `id`
+--   recency_rank: the document's rank within its search, newest first (1 = newest), by
+--     published_date, else when it was received
+--   published_date, indexed_date, url, source_name, title, language, country: the document's
+--     fields, as in stream_documents
+--   hook_id: the first hook that received it
+--   received_at: when the sink first acknowledged a delivery holding it (UTC)
+--   valid_schema: whether it validated against the stored streaming JSON Schema; NULL when
+--     none was stored
 -- A document pushed to two hooks of the same search appears once. No reach here.
 
 with

@@ -1,7 +1,8 @@
 -- schema_drift: fields, stats and networks the spec does not list, per snapshot in which
--- a sync saw them (api-profile.md: drift is tolerated, kept and reported, never failed).
--- Columns:
---   key: snapshot_date, level, kind, name
+-- a sync saw them (drift is tolerated: kept and reported, never failed).
+-- Columns (key: snapshot_date, level, kind, name):
+--   snapshot_date: a snapshot in which a sync saw it
+--   name: the field, stat or network name as sent
 --   level: workspace, tag, campaign, network (a campaign's `sources` entry), post,
 --     influencer, influencer_profile (an `influencer_metrics.sources` entry)
 --   kind: field (a record field), stat (a `stats` field), network (a network API name)

@@ -1,10 +1,12 @@
 -- stream_documents_daily: pushed documents per day, search and source.
--- Columns:
---   key: day (the document's published_date, else when it was received; UTC), search_id,
---     search_type, source_name
---   counts: documents (distinct documents of the search: one delivered to two hooks of the
---     same search counts once), hooks (hooks that received them)
---   times: first_received_at, last_received_at
+-- Columns (key: day, search_id, search_type, source_name):
+--   day: the document's published_date, else the day it was received (UTC)
+--   source_name: source.name: where the documents were published
+--   documents: distinct documents of the search (one delivered to two hooks of the same search
+--     counts once)
+--   hooks: hooks that received them
+--   first_received_at: when the sink first received one of them (UTC)
+--   last_received_at: when the sink last received one of them (UTC)
 -- No reach here.
 
 with

@@ -5,8 +5,12 @@ import { listMigrations } from '../../apply-migrations.js';
 import { listViews } from '../../create-views.js';
 import { fsyncPath } from '../core/fsync-path.js';
 
-/** Bumped when the catalog's own shape (not the migrations or views) changes. */
-const CATALOG_FORMAT = 1;
+/**
+ * Bumped when the catalog's own shape (not the migrations or views) changes. 2: latest_<fact>
+ * read the lake themselves (no `lake_latest` schema), and every table, view and column has
+ * its description (COMMENT ON).
+ */
+const CATALOG_FORMAT = 2;
 
 /**
  * What the published catalog (warehouse.duckdb) was built for: the lake's absolute path (its

@@ -27,8 +27,8 @@ export function tableViewSql(lake: string, table: LakeTable, pruned = false): st
 }
 
 /**
- * The view of a fact table's latest snapshot per segment (`lake_latest.<table>`): one flat
- * folder of a day file per segment.
+ * The view of a fact table's latest snapshot per segment (`latest_<table>`): one flat folder
+ * of a day file per segment.
  */
 export function latestViewSql(lake: string, table: LakeTable): string {
   return viewSelect(table, globSource(`${lake}/${LATEST_DIR_NAME}/${table.name}/*.parquet`));
@@ -51,6 +51,3 @@ function hiveSource(root: string, column: string, unionByName: boolean): string 
 function globSource(glob: string): string {
   return `read_parquet(${sqlString(glob)}, hive_partitioning = false, union_by_name = true)`;
 }
-
-/** The schema of the latest-snapshot views (the analyst views latest_<fact> read them). */
-export const LATEST_SCHEMA = 'lake_latest';

@@ -1,22 +1,26 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { createViews } from '../../create-views.js';
+import { createViews, LATEST_FACTS } from '../../create-views.js';
 import { sqlIdentifier as id, PUBLISH_TEMP_PREFIX, publishedPath, sqlString } from '../../warehouse-paths.js';
 import { fsyncPath } from '../core/fsync-path.js';
 import type { LakeTable } from '../core/lake-tables.js';
+import { commentCatalog } from './comment-catalog.js';
 import { factColumnsUniform } from './fact-columns-uniform.js';
-import { LATEST_SCHEMA, latestViewSql, tableViewSql } from './view-sql.js';
+import { latestViewSql, tableViewSql } from './view-sql.js';
 
 const CATALOG_ALIAS = 'warehouse';
 
 /**
  * Writes the catalog, warehouse.duckdb: a view per lake table (same name, columns and types
- * as the tables of the migrations), `lake_latest.<fact>` views over the latest-snapshot
- * trees, the analyst views of sql/warehouse/views, and `schema_migrations`; into a temporary
- * file renamed over the published one (readers holding the old file keep it). Only when the
- * catalog changes: a publish does not touch it. `connection`: a lake session (its `memory`
- * database holds the migrations' tables and schema_migrations).
+ * as the tables of the migrations), `latest_<fact>` views over the latest-snapshot trees
+ * (LATEST_FACTS), the analyst views of sql/warehouse/views, and `schema_migrations`, every one
+ * and every column with its description (commentCatalog); all in schema main, so that BI
+ * tools' schema browsers list only what is there to query. Into a temporary file renamed over
+ * the published one (readers holding the old file keep it), so nothing of a previous catalog
+ * lingers (the `lake_latest` schema of earlier releases). Only when the catalog changes: a
+ * publish does not touch it. `connection`: a lake session (its `memory` database holds the
+ * migrations' tables and schema_migrations).
  */
 export async function writeCatalog(
   dataDir: string,
@@ -35,12 +39,10 @@ export async function writeCatalog(
         const pruned = table.prunedByDate && (await factColumnsUniform(connection, lake, table));
         await connection.run(`create view ${id(table.name)} as\n${tableViewSql(lake, table, pruned)}`);
       }
-      await connection.run(`create schema ${LATEST_SCHEMA}`);
-      for (const table of tables.values()) {
-        if (table.kind !== 'fact') continue;
-        await connection.run(
-          `create view ${LATEST_SCHEMA}.${id(table.name)} as\n${latestViewSql(lake, table)}`,
-        );
+      for (const fact of LATEST_FACTS) {
+        const table = tables.get(fact);
+        if (table)
+          await connection.run(`create view ${id(`latest_${fact}`)} as\n${latestViewSql(lake, table)}`);
       }
       await createViews(connection, undefined, { dropExisting: false });
       await connection.run(
@@ -51,6 +53,7 @@ export async function writeCatalog(
           version,
           appliedAt,
         ]);
+      await commentCatalog(connection, CATALOG_ALIAS);
     } finally {
       await connection.run('use memory');
       await connection.run(`detach ${CATALOG_ALIAS}`);
