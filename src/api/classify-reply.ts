@@ -7,7 +7,8 @@
  * - success: a 2xx with a JSON body (or none);
  * - retry: a transient failure, with its reason (500/502/503/504, a 2xx whose body is not
  *   JSON or, to a GET, empty, a connection failure, a body that could not be read);
- * - fatal: not worth retrying, with the error to throw (a 4xx, an untrusted certificate);
+ * - fatal: not worth retrying, with the error to throw (a 4xx, an untrusted certificate, a 2xx
+ *   whose JSON nests deeper than MAX_JSON_DEPTH);
  * - throttled: a 429, with the wait it asked (Retry-After, or the backoff without one; capped
  *   at maxRetryAfterMs) and what its RateLimit-* headers said. Whether it was overload or
  *   the rate limit is the throttle's answer when it weighs the verdict (Throttle.settle):
@@ -17,6 +18,8 @@
  * and says RateLimit-Remaining 0 also carries the pause it asks of every request (`pauseMs`).
  */
 import { headerOf } from '../util/header-of.js';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from '../util/json-depth.js';
+import { parseJsonExact } from '../util/parse-json-exact.js';
 import {
   describeStatus,
   errorDetails,
@@ -74,6 +77,7 @@ export interface ReplyPolicy {
 
 const RETRIABLE_STATUS = new Set([500, 502, 503, 504]);
 const INVALID_JSON = Symbol('invalid JSON');
+const TOO_DEEP = Symbol('nested too deep');
 
 export function classifyReply(attempt: Attempt, policy: ReplyPolicy): ReplyVerdict {
   if (attempt.reply === undefined) return classifyFailure(attempt, policy.endpoint);
@@ -111,6 +115,7 @@ function classifyStatus(
     if (status !== 204 && endpoint.startsWith('GET ') && reply.text.trim() === '')
       return { type: 'retry', reason: `${statusLine(status)} with an empty body`, status };
     const json = parseBody(reply.text, status);
+    if (json === TOO_DEEP) return { type: 'fatal', error: tooDeep(endpoint, status, requestId) };
     if (json !== INVALID_JSON) return { type: 'success', reply: { status, headers: reply.headers, json } };
     return { type: 'retry', reason: `${statusLine(status)} with a body that is not valid JSON`, status };
   }
@@ -151,11 +156,22 @@ function tlsTrustErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The body's JSON, integers beyond 2^53 exact (as bigint: parseJsonExact); INVALID_JSON when it
+ * is not JSON, TOO_DEEP when it nests past MAX_JSON_DEPTH (which no reply of the API does).
+ */
 function parseBody(text: string, status: number): unknown {
   if (text === '' || status === 204) return undefined;
   try {
-    return JSON.parse(text);
-  } catch {
-    return INVALID_JSON;
+    return parseJsonExact(text);
+  } catch (error) {
+    return error instanceof JsonTooDeepError ? TOO_DEEP : INVALID_JSON;
   }
+}
+
+/** A reply nested too deep is refused, not retried: the same request gets the same reply. */
+function tooDeep(endpoint: string, status: number, requestId: string | undefined): FatalApiError {
+  const id = requestId ? ` (X-Request-Id ${requestId})` : '';
+  const message = `${endpoint}: reply nested deeper than ${MAX_JSON_DEPTH} levels${id}`;
+  return new FatalApiError(message, endpoint, status, requestId);
 }

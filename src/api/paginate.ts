@@ -5,6 +5,7 @@
  * `total` items or at an empty page. Guarded: a page repeating an earlier one (same first and last id), or more
  * pages than `total` allows, is a loop (a real server may misbehave) and fails the request.
  */
+import { stringifyExact } from '../util/parse-json-exact.js';
 import { FatalApiError } from './errors.js';
 import { isRecord } from './is-record.js';
 import type { RawRecord } from './types.js';
@@ -60,5 +61,6 @@ export async function* paginate(
 }
 
 function idOf(item: unknown): string {
-  return isRecord(item) ? String(item.id) : JSON.stringify(item);
+  // A bare item may hold a bigint (a big integer literal: parseJsonExact), which JSON.stringify refuses.
+  return isRecord(item) ? String(item.id) : stringifyExact(item);
 }

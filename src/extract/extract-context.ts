@@ -3,6 +3,7 @@
  * begun), and the small rules every step follows: stop when asked, count what is appended.
  */
 import type { ApiClient } from '../api/types.js';
+import type { RefusedValues } from '../normalize/refused-values.js';
 import type { RowContext, TableRows } from '../normalize/rows.js';
 import type { Logger } from '../util/logger.js';
 import type { RunRegistry } from './run-registry.js';
@@ -26,13 +27,20 @@ export interface ExtractContext {
   readonly seenAt: string;
   /** Units an earlier attempt of this run checkpointed, as `<segment>|<unit>`: skipped. */
   readonly done: ReadonlySet<string>;
+  /** The values normalization stored as NULL, their column unable to hold them as sent: reported at the end. */
+  readonly refused?: RefusedValues;
   readonly logger: Logger;
   now(): Date;
   readonly signal?: AbortSignal;
 }
 
 export function rowContext(ctx: ExtractContext, segment: string): RowContext {
-  return { snapshotDate: ctx.snapshotDate, segment, seenAt: ctx.seenAt };
+  return {
+    snapshotDate: ctx.snapshotDate,
+    segment,
+    seenAt: ctx.seenAt,
+    ...(ctx.refused ? { refused: ctx.refused } : {}),
+  };
 }
 
 /** Appends a page's rows (nothing when it has none); returns how many. */

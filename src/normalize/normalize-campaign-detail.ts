@@ -1,7 +1,8 @@
 import type { RawRecord } from '../api/types.js';
 import type { CampaignRowContext } from './campaign-row-context.js';
 import { isRecord, json, objectAt, toCount, toDate, toId, toNumber, toText } from './coerce.js';
-import type { Row, TableRows } from './rows.js';
+import type { RefusedValues } from './refused-values.js';
+import type { Row, TableRows, Value } from './rows.js';
 import { pushStatRows } from './stat-rows.js';
 
 /**
@@ -20,6 +21,7 @@ export function normalizeCampaignDetail(
   const campaign = isRecord(detail.campaign) ? detail.campaign : detail;
   const key = { snapshot_date: ctx.snapshotDate, segment: ctx.segment, campaign_id: ctx.campaignId };
   const m = objectAt(campaign, 'metrics') ?? {};
+  const { refused } = ctx;
   const out: Required<
     Pick<TableRows, 'campaign_metrics' | 'campaign_network_metrics' | 'campaign_network_stats'>
   > &
@@ -27,12 +29,12 @@ export function normalizeCampaignDetail(
     campaign_metrics: [
       {
         ...key,
-        num_posts: toCount(m.num_posts),
-        num_influencers: toCount(m.num_influencers),
-        total_engagement: toCount(m.total_engagement),
-        engagement_rate: toNumber(m.engagement_rate),
-        total_reach: toCount(m.total_reach),
-        total_emv: toNumber(m.total_emv),
+        num_posts: toCount(m.num_posts, 'campaign_metrics.num_posts', refused),
+        num_influencers: toCount(m.num_influencers, 'campaign_metrics.num_influencers', refused),
+        total_engagement: toCount(m.total_engagement, 'campaign_metrics.total_engagement', refused),
+        engagement_rate: toNumber(m.engagement_rate, 'campaign_metrics.engagement_rate', refused),
+        total_reach: toCount(m.total_reach, 'campaign_metrics.total_reach', refused),
+        total_emv: toNumber(m.total_emv, 'campaign_metrics.total_emv', refused),
       },
     ],
     campaign_network_metrics: [],
@@ -45,18 +47,28 @@ export function normalizeCampaignDetail(
     out.campaign_network_metrics.push({
       ...key,
       network,
-      num_posts: toCount(s.num_posts),
-      num_influencers: toCount(s.num_influencers),
-      engagement: toCount(s.engagement),
-      engagement_rate: toNumber(s.engagement_rate),
-      reach: toCount(s.reach),
-      emv: toNumber(s.emv),
+      num_posts: toCount(s.num_posts, 'campaign_network_metrics.num_posts', refused),
+      num_influencers: toCount(s.num_influencers, 'campaign_network_metrics.num_influencers', refused),
+      engagement: toCount(s.engagement, 'campaign_network_metrics.engagement', refused),
+      engagement_rate: toNumber(s.engagement_rate, 'campaign_network_metrics.engagement_rate', refused),
+      reach: toCount(s.reach, 'campaign_network_metrics.reach', refused),
+      emv: toNumber(s.emv, 'campaign_network_metrics.emv', refused),
     });
-    pushStatRows(out.campaign_network_stats, s.stats, (stat, value) => ({ ...key, network, stat, value }));
+    pushStatRows(out.campaign_network_stats, 'campaign_network_stats', s.stats, refused, (stat, value) => ({
+      ...key,
+      network,
+      stat,
+      value,
+    }));
   }
   const totals = {
-    campaign_posts: sumOf(out.campaign_network_metrics, 'num_posts'),
-    campaign_engagement: sumOf(out.campaign_network_metrics, 'engagement'),
+    campaign_posts: sumOfCounts(out.campaign_network_metrics, 'num_posts', 'campaign_posts', refused),
+    campaign_engagement: sumOfCounts(
+      out.campaign_network_metrics,
+      'engagement',
+      'campaign_engagement',
+      refused,
+    ),
     campaign_emv: sumOf(out.campaign_network_metrics, 'emv'),
     campaign_total_reach: out.campaign_metrics[0]!.total_reach,
   };
@@ -78,6 +90,29 @@ export function normalizeCampaignDetail(
     out.campaigns = [row];
   }
   return out;
+}
+
+/**
+ * The sum of a count column over rows, as SQL's sum (NULLs skipped, NULL when every value is),
+ * exact: in bigint once it passes 2^53 (a count beyond it is decimal text: toCount), returned
+ * as decimal text then; a sum beyond BIGINT is refused.
+ */
+function sumOfCounts(rows: readonly Row[], column: string, total: string, refused?: RefusedValues): Value {
+  let sum: number | null = null;
+  let text = false;
+  for (const row of rows) {
+    const value = row[column];
+    if (typeof value === 'number') sum = (sum ?? 0) + value;
+    else if (typeof value === 'string') text = true;
+  }
+  if (!text && (sum === null || Number.isSafeInteger(sum))) return sum;
+  // Past 2^53 a double sum may be off: summed again exactly.
+  let exact = 0n;
+  for (const row of rows) {
+    const value = row[column];
+    if (typeof value === 'number' || typeof value === 'string') exact += BigInt(value);
+  }
+  return toCount(exact, `campaign_network_metrics.${total}`, refused);
 }
 
 /** The sum of a column over rows, as SQL's sum: NULLs skipped, NULL when every value is. */

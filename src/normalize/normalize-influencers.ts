@@ -64,20 +64,25 @@ function pushCampaignFigures(
     influencer_id: influencerId,
   };
   const cm = objectAt(r, 'campaign_metrics') ?? {};
+  const { refused } = ctx;
   out.influencer_campaign_metrics.push({
     ...key,
-    num_posts: toCount(cm.num_posts),
-    engagement: toCount(cm.engagement),
-    engagement_rate: toNumber(cm.engagement_rate),
-    reach: toCount(cm.reach),
-    emv: toNumber(cm.emv),
-    budget: toNumber(r.budget),
+    num_posts: toCount(cm.num_posts, 'influencer_campaign_metrics.num_posts', refused),
+    engagement: toCount(cm.engagement, 'influencer_campaign_metrics.engagement', refused),
+    engagement_rate: toNumber(cm.engagement_rate, 'influencer_campaign_metrics.engagement_rate', refused),
+    reach: toCount(cm.reach, 'influencer_campaign_metrics.reach', refused),
+    emv: toNumber(cm.emv, 'influencer_campaign_metrics.emv', refused),
+    budget: toNumber(r.budget, 'influencer_campaign_metrics.budget', refused),
   });
   const bySales = objectAt(cm, 'sales');
   if (bySales)
     for (const currency in bySales)
-      out.influencer_sales.push({ ...key, currency, amount: toNumber(bySales[currency]) });
-  pushStatRows(out.influencer_stats, cm.stats, (stat, value) => ({
+      out.influencer_sales.push({
+        ...key,
+        currency,
+        amount: toNumber(bySales[currency], 'influencer_sales.amount', refused),
+      });
+  pushStatRows(out.influencer_stats, 'influencer_stats', cm.stats, refused, (stat, value) => ({
     snapshot_date: ctx.snapshotDate,
     segment: ctx.segment,
     campaign_id: ctx.campaignId,
@@ -91,13 +96,14 @@ function pushCampaignFigures(
 function pushProfiles(out: InfluencerRows, r: RawRecord, ctx: CampaignRowContext, influencerId: string) {
   const im = objectAt(r, 'influencer_metrics');
   if (!im) return;
+  const { refused } = ctx;
   out.influencer_profiles.push({
     snapshot_date: ctx.snapshotDate,
     influencer_id: influencerId,
-    influence: toNumber(im.influence),
-    brand_score: toNumber(im.brand_score),
-    true_reach: toCount(im.true_reach),
-    followers: toCount(im.followers),
+    influence: toNumber(im.influence, 'influencer_profiles.influence', refused),
+    brand_score: toNumber(im.brand_score, 'influencer_profiles.brand_score', refused),
+    true_reach: toCount(im.true_reach, 'influencer_profiles.true_reach', refused),
+    followers: toCount(im.followers, 'influencer_profiles.followers', refused),
   });
   const sources = objectAt(im, 'sources') ?? {};
   for (const network in sources) {
@@ -109,9 +115,13 @@ function pushProfiles(out: InfluencerRows, r: RawRecord, ctx: CampaignRowContext
       network,
       profile_id: toId(p.id),
       username: toText(p.username),
-      followers: toCount(p.followers),
-      engagement_per_post: toNumber(p.engagement_per_post),
-      true_reach: toCount(p.true_reach),
+      followers: toCount(p.followers, 'influencer_network_profiles.followers', refused),
+      engagement_per_post: toNumber(
+        p.engagement_per_post,
+        'influencer_network_profiles.engagement_per_post',
+        refused,
+      ),
+      true_reach: toCount(p.true_reach, 'influencer_network_profiles.true_reach', refused),
     });
   }
 }

@@ -13,6 +13,7 @@ export function normalizePosts(records: readonly RawRecord[], ctx: CampaignRowCo
   const post_stats: Row[] = [];
   const posts: Row[] = [];
   const entities = ctx.segment === 'all';
+  const { refused } = ctx;
   for (const r of records) {
     const postId = toId(r.id);
     if (postId === null) continue;
@@ -25,11 +26,11 @@ export function normalizePosts(records: readonly RawRecord[], ctx: CampaignRowCo
       post_id: postId,
       influencer_id: influencerId,
       network,
-      engagement: toCount(r.engagement),
-      reach: toCount(r.reach),
-      emv: toNumber(r.emv),
+      engagement: toCount(r.engagement, 'post_metrics.engagement', refused),
+      reach: toCount(r.reach, 'post_metrics.reach', refused),
+      emv: toNumber(r.emv, 'post_metrics.emv', refused),
     });
-    pushStatRows(post_stats, r.stats, (stat, value) => ({
+    pushStatRows(post_stats, 'post_stats', r.stats, refused, (stat, value) => ({
       snapshot_date: ctx.snapshotDate,
       segment: ctx.segment,
       campaign_id: ctx.campaignId,

@@ -3,10 +3,12 @@
  * (which appends rows to the DuckDB tables of sql/warehouse/migrations, each declared once
  * in src/warehouse/table-registry.ts). A row is keyed by column name; values are plain JS
  * values, converted to the column's DuckDB type on load: dates and timestamps as ISO-8601
- * strings, counts as numbers (integers), rates and money as numbers, JSON columns as
- * already-serialized JSON text, missing values as null.
+ * strings, counts as numbers (integers; beyond 2^53 as their exact decimal text, which
+ * staging converts to BIGINT), rates and money as numbers, JSON columns as already-serialized
+ * JSON text, missing and refused values as null.
  */
 import type { EntityTable, FactTable } from '../warehouse/index.js';
+import type { RefusedValues } from './refused-values.js';
 
 export type Value = string | number | boolean | null;
 export type Row = Record<string, Value>;
@@ -25,4 +27,6 @@ export interface RowContext {
   readonly segment: string;
   /** ISO-8601 time the run saw the record (first/last seen of entities). */
   readonly seenAt: string;
+  /** Counts the values stored as NULL because their column cannot hold them as sent (the run reports them). */
+  readonly refused?: RefusedValues;
 }

@@ -10,6 +10,7 @@ import {
   normalizeTags,
   normalizeWorkspaces,
 } from '../../src/normalize/index.js';
+import { RefusedValues } from '../../src/normalize/refused-values.js';
 import type { TableRows } from '../../src/normalize/rows.js';
 
 const fixture = (name: string) =>
@@ -235,11 +236,13 @@ describe('normalizeInfluencers', () => {
 describe('schema drift', () => {
   const drift = fixture('drift.json');
   it('coerces numeric strings, keeps nulls and unknown networks, stats and fields', () => {
-    const rows = normalizeCampaignDetail(drift, undefined, ctx);
+    const refused = new RefusedValues();
+    const rows = normalizeCampaignDetail(drift, undefined, { ...ctx, refused });
     expect(rows.campaign_metrics![0]).toMatchObject({
       num_posts: 4,
       num_influencers: null,
-      total_engagement: 1001,
+      // A count with a fraction is refused, never rounded; "n/a" is not a number.
+      total_engagement: null,
       engagement_rate: null,
       total_emv: 55.5,
     });
@@ -250,6 +253,12 @@ describe('schema drift', () => {
       ['mood', null],
     ]);
     expect(JSON.parse(String(rows.campaigns![0]!.raw)).x_partner_note).toBe('kept');
+    // Each refusal is counted under its field (null is no refusal: num_influencers).
+    expect(refused.lines().sort()).toEqual([
+      'campaign_metrics.engagement_rate: 1 value stored as NULL: not a decimal number (first: "n/a")',
+      'campaign_metrics.total_engagement: 1 value stored as NULL: not a whole number (first: "1000.6")',
+      'campaign_network_stats.value (stat mood): 1 value stored as NULL: not a decimal number (first: "happy")',
+    ]);
   });
 
   it('skips posts without an id and never throws on bad values', () => {
