@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { ALL_SEGMENT, type Segment } from '../../pipelines/campaign-pipeline.js';
 import type { ApiClient, ApiEvent } from '../api/types.js';
 import type { SyncConfig } from '../config/sync-config.js';
+import { RefusedValues } from '../normalize/refused-values.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
@@ -77,7 +78,10 @@ export interface SyncSummary {
   readonly durationMs: number;
   /** The data checks of the staged figures (sql/checks/), run before the publish. */
   readonly checks: DataCheckSummary;
-  /** What the run warned about at its start: segment filters naming unknown tags or networks, unknown campaigns. */
+  /**
+   * What the run warned about: at its start, segment filters naming unknown tags or networks,
+   * unknown campaigns; at its end, values stored as NULL (one line per field and reason).
+   */
   readonly warnings: readonly string[];
 }
 
@@ -106,6 +110,10 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
         deps.onProgress?.(progressOf(session, begun.api, unitsDone, plan.units.length)),
       ),
     );
+    for (const line of begun.refused?.lines() ?? []) {
+      deps.logger.warn(line);
+      warnings.push(line);
+    }
     return await checkAndPublish(session, begun, plan, warnings);
   } catch (error) {
     await recordFailure(session, error);
@@ -203,6 +211,7 @@ async function begin(session: SyncSession): Promise<BegunRun> {
     runId,
     snapshotDate,
     done: registry.doneUnits(snapshotDate),
+    refused: new RefusedValues(),
     seenAt: deps.now().toISOString(),
     logger: deps.logger,
     now: deps.now,
