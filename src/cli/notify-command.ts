@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
 
 interface NotifyTestFlags {
   config?: string;
+  dataDir?: string;
 }
 
 /** `campaign-warehouse notify test`: one test message to every configured target, each one's result printed. */
@@ -15,21 +17,34 @@ export function registerNotify(program: Command): void {
       'send a test message to every configured webhook and to the heartbeat (its /log endpoint, which ' +
         'changes nothing); print each target by its host with its result; exit 1 if one failed',
     )
-    .option('--config <file>', 'JSON config file [env CW_CONFIG]')
+    .addHelpText(
+      'after',
+      '\nTargets: the config file\'s "notify" section, else CW_NOTIFY_WEBHOOK (a Slack-format webhook) and\n' +
+        'CW_HEARTBEAT_URL (a healthchecks.io-style heartbeat).\n',
+    )
+    .option(
+      ...dataDirOption(
+        'data directory (checked as every command checks it; a test message writes nothing there)',
+      ),
+    )
+    .option(...CONFIG_OPTION)
     .action(async (flags: NotifyTestFlags) => {
       const [
+        { readerDataDir },
         { loadConfigFile },
         { resolveNotifyConfig, hasTargets },
         { Notifier },
         { createLogger },
         { UserError },
       ] = await Promise.all([
+        import('../config/command-data-dir.js'),
         import('../config/sync-config.js'),
         import('../notify/notify-config.js'),
         import('../notify/notifier.js'),
         import('../util/logger.js'),
         import('../util/user-error.js'),
       ]);
+      readerDataDir(flags);
       const path = flags.config ?? process.env.CW_CONFIG;
       const config = resolveNotifyConfig(path ? loadConfigFile(path).notify : undefined);
       if (!hasTargets(config))

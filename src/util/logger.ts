@@ -29,9 +29,13 @@ export function createLogger(
 
 /** CW_LOG_LEVEL, checked: one of pino's levels (default info). */
 function logLevel(env: NodeJS.ProcessEnv = process.env): string {
-  const level = env.CW_LOG_LEVEL ?? 'info';
+  return checkLogLevel(env.CW_LOG_LEVEL ?? 'info', 'CW_LOG_LEVEL');
+}
+
+/** `level` if it is one of pino's levels, else a UserError naming `source`. */
+export function checkLogLevel(level: string, source: string): string {
   const known = [...Object.keys(pino.levels.values), 'silent'];
   if (!known.includes(level))
-    throw new UserError(`CW_LOG_LEVEL: "${level}" is not a log level (one of ${known.join(', ')})`);
+    throw new UserError(`${source}: "${level}" is not a log level (one of ${known.join(', ')})`);
   return level;
 }
