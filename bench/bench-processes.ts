@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILT_CLI, cliNodeFlags } from '../src/util/built-cli.js';
 import { packageRoot } from '../src/util/package-root.js';
+import { prefixed } from './busy-cores.js';
 
 const REPORT_RSS = join(packageRoot(), 'bench', 'report-rss.mjs');
 
@@ -28,11 +29,16 @@ export function tempDir(prefix: string, keep = false): string {
   return dir;
 }
 
-/** Starts `campaign-warehouse simulate` on a free loopback port; resolves with its URL. */
+/**
+ * Starts `campaign-warehouse simulate` on a free loopback port; resolves with its URL. `prefix`
+ * runs it behind a command (busy-cores.ts: a core of its own, real-time priority).
+ */
 export async function startSimulatorProcess(
   args: string[],
+  prefix: readonly string[] = [],
 ): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [...cliNodeFlags(), BUILT_CLI, 'simulate', '--port', '0', ...args], {
+  const command = [process.execPath, ...cliNodeFlags(), BUILT_CLI, 'simulate', '--port', '0', ...args];
+  const child = spawn(...prefixed(prefix, command[0]!, command.slice(1)), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -63,10 +69,19 @@ export interface CliRun {
   readonly maxRssMb: number;
 }
 
+/** How a CLI process is launched beyond its arguments: behind a command, with more Node flags. */
+export interface Launch {
+  /** busy-cores.ts: e.g. a core of its own. */
+  readonly prefix?: readonly string[];
+  /** Before the script, e.g. --import of a preloaded module. */
+  readonly nodeFlags?: readonly string[];
+}
+
 /** Runs the CLI as a user does, reporting its wall time and peak RSS. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv, launch: Launch = {}): Promise<CliRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...cliNodeFlags(), '--import', REPORT_RSS, BUILT_CLI, ...args], {
+  const node = [...cliNodeFlags(), ...(launch.nodeFlags ?? []), '--import', REPORT_RSS, BUILT_CLI, ...args];
+  const child = spawn(...prefixed(launch.prefix ?? [], process.execPath, node), {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -104,13 +119,15 @@ export interface SyncRunSummary {
 
 /**
  * `campaign-warehouse sync` against a simulator process, as a user runs it, into `dataDir`
- * (a new temp directory by default), with `extraArgs` (e.g. --snapshot-date); fails loudly.
+ * (a new temp directory by default), with `extraArgs` (e.g. --snapshot-date), launched as
+ * `launch` says; fails loudly.
  */
 export async function runSyncCli(
   url: string,
   rps: number,
   dataDir = tempDir('sync'),
   extraArgs: readonly string[] = [],
+  launch: Launch = {},
 ): Promise<{ run: CliRun; summary: SyncRunSummary }> {
   const run = await runCli(
     [
@@ -128,6 +145,7 @@ export async function runSyncCli(
       ...extraArgs,
     ],
     { CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn' },
+    launch,
   );
   if (run.code !== 0) throw new Error(`sync failed (${run.code}): ${run.stderr.slice(-500)}`);
   return { run, summary: JSON.parse(run.stdout.trim().split('\n').pop()!) as SyncRunSummary };

@@ -93,6 +93,50 @@ describe('Throttle', () => {
     expect(times.at(-1)! - times[0]!).toBeLessThanOrEqual(199 * 50);
   });
 
+  it('spaces a request from when the one before left (a connection opened, a busy loop), not from its start', async () => {
+    const clock = new VirtualClock(3);
+    const throttle = new Throttle(20, 4, undefined, clock);
+    throttle.observe(25, 0); // a strict bucket: 25/s, nothing to spare
+    const starts: number[] = [];
+    const sends: number[] = [];
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        throttle.runRequest(async (at, sent) => {
+          starts.push(at);
+          clock.time += i % 3 === 0 ? 30 : 0.5; // written that long after its start
+          sends.push(clock.now());
+          sent();
+        }),
+      ),
+    );
+    // The bucket sees the sends: each one more than its interval (plus the allowance) after
+    // the one before, however late the one before left.
+    const gaps = sends.slice(1).map((t, i) => t - sends[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / 25 + JITTER_ALLOWANCE_MS - 1e-9);
+    for (const [i, t] of starts.entries()) if (i > 0) expect(t).toBeGreaterThanOrEqual(sends[i - 1]!);
+  });
+
+  it('holds the next start until the request before is written, or its work settled', async () => {
+    const clock = new VirtualClock();
+    const throttle = new Throttle(1000, 2, undefined, clock);
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const starts: number[] = [];
+    const first = throttle.runRequest(async (at) => {
+      starts.push(at);
+      await gate; // never says it was sent: its end stands for the send
+    });
+    const second = throttle.runRequest(async (at) => void starts.push(at));
+    await sleep(20);
+    expect(starts).toHaveLength(1);
+    clock.time += 100;
+    open();
+    await Promise.all([first, second]);
+    expect(starts[1]).toBeGreaterThanOrEqual(101);
+  });
+
   it('holds the rate through a lone 429 (overload), halves the burst on a RateLimit-Remaining 0 429', async () => {
     const clock = new VirtualClock();
     const rates: [number, string][] = [];

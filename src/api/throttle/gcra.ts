@@ -25,6 +25,14 @@ export class Gcra {
     this.tat = Math.max(this.tat, now) + this.intervalMs;
   }
 
+  /**
+   * The start taken last left at `at`, later than it was taken: the schedule moves on from
+   * there, as if taken at `at` (no start was taken in between).
+   */
+  sent(at: number): void {
+    this.tat = Math.max(this.tat, at + this.intervalMs);
+  }
+
   /** A new rate or burst: the starts already owed are rescaled to the new interval. */
   reconfigure(intervalMs: number, toleranceMs: number, now: number): void {
     if (this.tat > now) this.tat = now + ((this.tat - now) * intervalMs) / this.intervalMs;

@@ -10,6 +10,10 @@
  *   a token. With nothing known, burst 1: starts exactly one interval apart, which a
  *   strict burst-1 bucket just above `rps` accepts.
  *
+ * The spacing holds between the requests as they actually leave: `take` when a start is
+ * allowed, then `sent` when its request is written, before the next start is considered (a
+ * lower bound of the next request's departure spaced from an upper bound of this one's).
+ *
  * Pure: the caller passes the time; it sleeps until `earliest()`.
  */
 import { Gcra } from './gcra.js';
@@ -54,6 +58,15 @@ export class StartPacer {
   take(now: number): void {
     this.own.take(now);
     this.server.take(now);
+  }
+
+  /**
+   * The start taken last actually left at `at` (its request written, a connection opened
+   * first, a busy loop in between): the next start is spaced from then, not from the take.
+   */
+  sent(at: number): void {
+    this.own.sent(at);
+    this.server.sent(at);
   }
 }
 

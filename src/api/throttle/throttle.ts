@@ -18,6 +18,7 @@ import type { RateLimitAdvice } from './rate-limit-wait.js';
 import { type PacerLimits, StartPacer } from './start-pacer.js';
 
 export { type RateLimitAdvice, rateLimitWait } from './rate-limit-wait.js';
+export { reportingSent } from './reporting-sent.js';
 
 export interface ThrottleClock {
   /** Milliseconds on a monotonic clock. */
@@ -80,9 +81,40 @@ export class Throttle {
     this.pacer = new StartPacer({ rps, burst: 1 }, clock.now());
   }
 
-  /** Runs `work` in a concurrency slot once the rate allows; it gets its start time (clock ms). */
+  /**
+   * Runs `work` in a concurrency slot once the rate allows; it gets its start time (clock ms),
+   * taken as the moment it sends (work that sends later: `runRequest`).
+   */
   run<T>(work: (sentAt: number) => Promise<T>): Promise<T> {
-    return this.limit(async () => work(await this.acquire()));
+    return this.limit(async () => work(await this.acquire(Promise.resolve())));
+  }
+
+  /**
+   * As `run`, for a request that leaves some time after its start (a connection to open, a
+   * busy event loop in between): `work` calls `sent()` right after its request is written.
+   * The next start waits for that (or for `work` to settle, taken as the send) and is spaced
+   * from it, so the spacing holds between the requests as they leave, whatever the load.
+   */
+  runRequest<T>(work: (startedAt: number, sent: () => void) => Promise<T>): Promise<T> {
+    return this.limit(async () => {
+      let release = () => {};
+      const left = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const startedAt = await this.acquire(left);
+      let reported = false;
+      const sent = () => {
+        if (reported) return;
+        reported = true;
+        this.pacer.sent(this.clock.now());
+        release();
+      };
+      try {
+        return await work(startedAt, sent);
+      } finally {
+        sent();
+      }
+    });
   }
 
   get activeCount(): number {
@@ -168,10 +200,16 @@ export class Throttle {
     this.onRate?.(this.controller.rate(this.clock.now()), why);
   }
 
-  /** Waits for this request's turn, then for a start the pacer allows; returns the start time. */
-  private acquire(): Promise<number> {
+  /**
+   * Waits for this request's turn, then for a start the pacer allows; returns the start time.
+   * The next turn comes once `left` resolves (the request sent).
+   */
+  private acquire(left: Promise<void>): Promise<number> {
     const mine = this.turn.then(() => this.waitForStart());
-    this.turn = mine.catch(() => {});
+    this.turn = mine.then(
+      () => left,
+      () => {},
+    );
     return mine;
   }
 
