@@ -55,7 +55,7 @@ export async function sendWithRetry(ctx: SendContext, call: Call): Promise<Reply
       holdForRefusal(ctx, prepared, verdict, kind!, ++tally.throttled, attempt.requestId);
       continue;
     }
-    holdForRemainingZero(ctx, verdict.pauseMs);
+    holdForRemainingZero(ctx, prepared, verdict.pauseMs, attempt.requestId);
     if (verdict.type === 'success') return verdict.reply;
     if (verdict.type === 'fatal') throw verdict.error;
     await backOff(ctx, prepared, verdict, ++tally.failures, attempt.requestId);
@@ -88,10 +88,18 @@ function holdForRefusal(
 }
 
 /** RateLimit-Remaining 0 on a reply that is not a 429: every request waits until a token is back. */
-function holdForRemainingZero(ctx: SendContext, pauseMs: number | undefined): void {
+function holdForRemainingZero(
+  ctx: SendContext,
+  { endpoint }: PreparedCall,
+  pauseMs: number | undefined,
+  requestId: string | undefined,
+): void {
   if (pauseMs === undefined) return;
   addWait(ctx, 'rate-limit', pauseMs);
   ctx.throttle.pauseFor(pauseMs);
+  // classify-reply.ts caps the pause at maxRetryAfterMs: a pause that long was (almost surely) capped.
+  const capped = pauseMs >= ctx.maxRetryAfterMs;
+  ctx.emit({ type: 'paused', endpoint, waitMs: pauseMs, capped, ...(requestId ? { requestId } : {}) });
 }
 
 /** A transient failure: wait a backoff step and try again, or give up after maxRetries. */

@@ -38,6 +38,8 @@ export type ApiEvent =
       kind: 'overload' | 'rate-limit';
       requestId?: string;
     }
+  /** RateLimit-Remaining 0 on a reply that is not a 429: every request pauses until RateLimit-Reset (capped). */
+  | { type: 'paused'; endpoint: string; waitMs: number; capped: boolean; requestId?: string }
   /** The throttle changed its rate (requests/s) or burst, and why. */
   | { type: 'rate'; rps: number; reason: string };
 

@@ -1,5 +1,5 @@
 /** Runs the built CLI (see ensureBuiltCli) as a user would: a child process, its own environment. */
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { BUILT_CLI } from '../../src/util/built-cli.js';
 
 export interface Run {
@@ -14,8 +14,7 @@ export function run(
   env: NodeJS.ProcessEnv = {},
   options: { cwd?: string; timeoutMs?: number } = {},
 ): Promise<Run> {
-  // Only what the test sets: a CW_* variable of the developer's shell must not leak in.
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CW_')));
+  const clean = cleanEnv();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -36,4 +35,57 @@ export function run(
 /** The non-blank lines of an output. */
 export function lines(text: string): string[] {
   return text.split(/\r?\n/).filter((line) => line.trim() !== '');
+}
+
+/** A CLI child the test acts on while it runs (a signal): `run`'s environment, its output as it comes. */
+export interface RunningCli {
+  readonly process: ChildProcess;
+  /** Resolves with the exit code (null when a signal ended it). */
+  readonly exited: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first stderr line matching `pattern` (rejects if the child exits first). */
+  stderrLine(pattern: RegExp): Promise<string>;
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    env: { ...cleanEnv(), CW_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const watchers: (() => void)[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const watch of watchers) watch();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    process: child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stderrLine: (pattern) =>
+      new Promise((resolve, reject) => {
+        const watch = () => {
+          const complete = stderr.slice(0, stderr.lastIndexOf('\n') + 1);
+          const line = lines(complete).find((l) => pattern.test(l));
+          if (line !== undefined) resolve(line);
+        };
+        watchers.push(watch);
+        watch();
+        exited.then((code) =>
+          reject(new Error(`the CLI exited (${code}) before a line matching ${pattern}:\n${stderr}`)),
+        );
+      }),
+  };
+}
+
+/** Only what the test sets: a CW_* variable of the developer's shell must not leak in. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CW_')));
 }

@@ -85,3 +85,42 @@ describe('sync progress and summary', () => {
     expect(text).toMatch(/\nwarning: segment beauty: tag id\(s\) 12 not in the API's tags list/);
   });
 });
+
+describe('long pauses the API asks for', () => {
+  it('are logged once as they start (a warning when capped); short ones are not', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const reporter = createProgressReporter(capturingLogger(lines), false);
+    const endpoint = 'GET /v3/influencers/campaigns/7/posts';
+    reporter.apiEvent({ type: 'throttled', endpoint, waitMs: 1_000, capped: false, kind: 'overload' });
+    // Four requests refused together: one pause, one line.
+    for (const requestId of ['req-1', 'req-2', 'req-3', 'req-4'])
+      reporter.apiEvent({
+        type: 'throttled',
+        endpoint,
+        waitMs: 900_000,
+        capped: true,
+        kind: 'overload',
+        requestId,
+      });
+    reporter.apiEvent({ type: 'paused', endpoint, waitMs: 40_000, capped: false });
+    await new Promise((r) => setImmediate(r));
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [
+        40,
+        'waiting 15 min as the API asked (its Retry-After was further away: capped at the 15 min maximum); every request pauses until then (SIGINT or SIGTERM stops the sync; the next run resumes it)',
+      ],
+    ]);
+    expect(lines[0]).toMatchObject({ endpoint, waitMs: 900_000, capped: true, requestId: 'req-1' });
+
+    const later: Record<string, unknown>[] = [];
+    const fresh = createProgressReporter(capturingLogger(later), false);
+    fresh.apiEvent({ type: 'paused', endpoint, waitMs: 40_000, capped: false });
+    await new Promise((r) => setImmediate(r));
+    expect(later.map((l) => [l.level, l.msg])).toEqual([
+      [
+        30,
+        'waiting 40 s as the API asked (RateLimit-Remaining 0); every request pauses until then (SIGINT or SIGTERM stops the sync; the next run resumes it)',
+      ],
+    ]);
+  });
+});
