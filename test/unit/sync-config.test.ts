@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RESPONSE_DEADLINE_MS } from '../../src/api/client-defaults.js';
 import { DEFAULT_RPS, resolveSyncConfig } from '../../src/config/sync-config.js';
 import { latestCompletedRefresh, resolveSnapshotDate } from '../../src/extract/snapshot-date.js';
 import { HISTORY_DEFAULTS } from '../../src/warehouse/index.js';
@@ -26,6 +27,15 @@ describe('sync configuration', () => {
     expect(() =>
       resolveSyncConfig({ config: configFile({ checks: { history: { anomalyWidht: 3 } } }) }, env),
     ).toThrow(/checks/);
+  });
+
+  it('takes the response deadline from the config file (default 2 min), refusing one under a second', () => {
+    expect(resolveSyncConfig({}, env).responseDeadlineMs).toBe(DEFAULT_RESPONSE_DEADLINE_MS);
+    const file = configFile({ responseDeadlineMs: 5_000 });
+    expect(resolveSyncConfig({ config: file }, env).responseDeadlineMs).toBe(5_000);
+    expect(() => resolveSyncConfig({ config: configFile({ responseDeadlineMs: 10 }) }, env)).toThrow(
+      /responseDeadlineMs: /,
+    );
   });
 
   it('takes flags over environment over file over defaults', () => {
