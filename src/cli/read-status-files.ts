@@ -45,6 +45,8 @@ export interface StatusHook {
 
 export interface StatusInbox {
   backlog: number;
+  /** Deliveries the sink's loader set aside (kept in the inbox: `sink quarantine list`). */
+  quarantined: number;
   lastDelivery: string | null;
   lastPublish: string | null;
 }
@@ -62,7 +64,7 @@ export function readStatusFiles(dataDir: string): StatusFiles {
   const files: StatusFiles = {
     runs: [],
     hooks: [],
-    inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
+    inbox: { backlog: 0, quarantined: 0, lastDelivery: null, lastPublish: null },
     dataChecks: null,
     olderSchema: [],
   };
@@ -135,14 +137,19 @@ function readInbox(inbox: NonNullable<ReturnType<typeof openInboxDbReadOnly>>): 
       .get()?.at ?? null;
   if (hasTable(inbox, 'loader_progress')) {
     const progress = new InboxProgress(inbox);
-    return { backlog: progress.backlog(), lastDelivery, lastPublish: progress.lastPublishAt() };
+    return {
+      backlog: progress.backlog(),
+      quarantined: progress.quarantined(),
+      lastDelivery,
+      lastPublish: progress.lastPublishAt(),
+    };
   }
   const legacy = inbox.sqlite
     .prepare(
       'select count(*) filter (where loaded_at is null) as backlog, max(loaded_at) as last from deliveries',
     )
     .get() as { backlog: number; last: string | null };
-  return { backlog: legacy.backlog, lastDelivery, lastPublish: legacy.last };
+  return { backlog: legacy.backlog, quarantined: 0, lastDelivery, lastPublish: legacy.last };
 }
 
 /** The table's drizzle columns that the file's table has (an older schema lacks later ones). */

@@ -34,6 +34,7 @@ export function registerServe(program: Command): void {
       numberIn(1, 1024 ** 3, true),
     )
     .option(...GUARD_OPTIONS.bodyBudget, numberIn(1, Number.MAX_SAFE_INTEGER, true))
+    .option(...GUARD_OPTIONS.depthLimit, numberIn(2, Number.MAX_SAFE_INTEGER, true))
     .option(...GUARD_OPTIONS.headersTimeout, numberIn(0, MAX_TIMEOUT_SECONDS))
     .option(...GUARD_OPTIONS.requestTimeout, numberIn(0, MAX_TIMEOUT_SECONDS))
     .option(...GUARD_OPTIONS.keepAliveTimeout, numberIn(0, MAX_TIMEOUT_SECONDS))

@@ -3,6 +3,7 @@ import { PORT, parseBounded } from '../config/bounded-number.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
 import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
+import { registerSinkQuarantine } from './sink-quarantine-command.js';
 
 /** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
 export const MAX_PUBLISH_INTERVAL_SECONDS = 86_400;
@@ -21,6 +22,10 @@ export const GUARD_OPTIONS = {
   bodyBudget: [
     '--body-budget <bytes>',
     'most request-body bytes held at once, over all requests; more get 503 + Retry-After before their body is read (default 64 MiB)',
+  ],
+  depthLimit: [
+    '--depth-limit <levels>',
+    'deepest nesting of arrays and objects in a delivery body; deeper ones get 400 (default 128)',
   ],
   headersTimeout: [
     '--headers-timeout <seconds>',
@@ -43,6 +48,7 @@ interface SinkFlags {
   publishInterval?: string;
   bodyLimit?: string;
   bodyBudget?: string;
+  depthLimit?: string;
   headersTimeout?: string;
   requestTimeout?: string;
   keepAliveTimeout?: string;
@@ -53,7 +59,7 @@ interface SinkFlags {
 
 /** `campaign-warehouse sink`: the push receiver, until SIGTERM/SIGINT (then a graceful stop, exit 0). */
 export function registerSink(program: Command): void {
-  program
+  const sink = program
     .command('sink')
     .description(
       'receive signed pushed documents on /hooks/<token>, keep them durably, load them into the warehouse',
@@ -63,6 +69,7 @@ export function registerSink(program: Command): void {
     .option('--publish-interval <seconds>', 'longest time from acknowledgement to the warehouse (default 30)')
     .option('--body-limit <bytes>', 'largest accepted delivery body (default 10 MiB)')
     .option(...GUARD_OPTIONS.bodyBudget)
+    .option(...GUARD_OPTIONS.depthLimit)
     .option(...GUARD_OPTIONS.headersTimeout)
     .option(...GUARD_OPTIONS.requestTimeout)
     .option(...GUARD_OPTIONS.keepAliveTimeout)
@@ -70,6 +77,7 @@ export function registerSink(program: Command): void {
     .option(...dataDirOption('folder of state.sqlite, inbox.sqlite and warehouse.duckdb'))
     .option(...CONFIG_OPTION)
     .action(runSinkCommand);
+  registerSinkQuarantine(sink);
 }
 
 /** `sink`: every option checked before anything starts (a listener, a thread, a database), then the sink until a stop signal. */
@@ -118,6 +126,7 @@ function sinkFlagOptions(flags: SinkFlags) {
     publishIntervalMs: secondsFlag('--publish-interval', flags.publishInterval, MAX_PUBLISH_INTERVAL_SECONDS),
     bodyLimitBytes: integerFlag('--body-limit', flags.bodyLimit, 1, Number.MAX_SAFE_INTEGER),
     bodyBudgetBytes: integerFlag('--body-budget', flags.bodyBudget, 1, Number.MAX_SAFE_INTEGER),
+    bodyDepthLimit: integerFlag('--depth-limit', flags.depthLimit, 2, Number.MAX_SAFE_INTEGER),
     headersTimeoutMs: secondsFlag('--headers-timeout', flags.headersTimeout, MAX_TIMEOUT_SECONDS),
     requestTimeoutMs: secondsFlag('--request-timeout', flags.requestTimeout, MAX_TIMEOUT_SECONDS),
     keepAliveTimeoutMs: secondsFlag('--keep-alive-timeout', flags.keepAliveTimeout, MAX_TIMEOUT_SECONDS),

@@ -126,6 +126,11 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     `inbox: backlog ${r.inbox.backlog}, last delivery ${r.inbox.lastDelivery ?? 'never'}, last publish ${r.inbox.lastPublish ?? 'never'}`,
   );
+  if (r.inbox.quarantined)
+    out.push(
+      `inbox: ${r.inbox.quarantined} ${r.inbox.quarantined === 1 ? 'delivery' : 'deliveries'} quarantined (acknowledged, ` +
+        'not publishable, kept): see `campaign-warehouse sink quarantine list`',
+    );
   if (r.olderSchema.length)
     out.push(
       `note: ${r.olderSchema.join(' and ')} ${r.olderSchema.length > 1 ? 'have' : 'has'} an older schema: shown as it is; ` +

@@ -14,6 +14,7 @@ export interface ServiceFlags extends Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'c
   readonly publishInterval?: number;
   readonly bodyLimit?: number;
   readonly bodyBudget?: number;
+  readonly depthLimit?: number;
   /** Seconds, as the next two. */
   readonly headersTimeout?: number;
   readonly requestTimeout?: number;
@@ -45,6 +46,7 @@ export function resolveServiceConfig(
     port: flags.port,
     bodyLimitBytes: flags.bodyLimit,
     bodyBudgetBytes: flags.bodyBudget,
+    bodyDepthLimit: flags.depthLimit,
     headersTimeoutMs: seconds(flags.headersTimeout),
     requestTimeoutMs: seconds(flags.requestTimeout),
     keepAliveTimeoutMs: seconds(flags.keepAliveTimeout),

@@ -11,6 +11,7 @@ export const INCIDENT_KINDS = [
   'history_checks_failed',
   'sink_publish_failing',
   'sink_inbox_refusing',
+  'delivery_quarantined',
   'disk_low',
 ] as const;
 
@@ -29,6 +30,7 @@ export const SEVERITY: Readonly<Record<IncidentKind, Severity>> = {
   history_checks_failed: 'warning',
   sink_publish_failing: 'critical',
   sink_inbox_refusing: 'critical',
+  delivery_quarantined: 'warning',
   disk_low: 'warning',
 };
 

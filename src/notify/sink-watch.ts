@@ -1,6 +1,7 @@
 /**
  * The sink's side of the notifications (in `sink` and in `serve`): a tick that opens and
- * closes sink_publish_failing and sink_inbox_refusing from what the sink saw, and checks the
+ * closes sink_publish_failing, sink_inbox_refusing and delivery_quarantined from what the sink
+ * saw, and checks the
  * data directory's disk, the data's staleness and the reminders. Never throws into the sink.
  */
 import type { Logger } from '../util/logger.js';
@@ -43,6 +44,8 @@ export interface SinkWatchOptions {
   refusals(): number;
   /** Successful inbox commits since start. */
   commits(): number;
+  /** Deliveries quarantined in the inbox now (set aside by the loader, kept until an operator acts). */
+  quarantined(): number;
   readonly everyMs?: number;
   readonly publishFailingAfterMs?: number;
   /** Disk limits (tests): default 10% / 2 GB. */
@@ -84,6 +87,7 @@ export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
       } else if (o.commits() > commitsAtRefusal) {
         o.notifier.clear('sink_inbox_refusing', 'the sink commits deliveries to its inbox again');
       }
+      checkQuarantine(o.notifier, o.quarantined());
       checkDisk(o.notifier, o.dataDir, o.diskLimits);
       checkStale(o.notifier);
       o.notifier.remind();
@@ -97,4 +101,16 @@ export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
   const timer = setInterval(tick, o.everyMs ?? WATCH_EVERY_MS);
   timer.unref();
   return { tick, stop: () => clearInterval(timer) };
+}
+
+/** delivery_quarantined while the inbox holds a quarantined delivery; its end once none is left. */
+function checkQuarantine(notifier: Notifier, quarantined: number): void {
+  if (quarantined > 0)
+    notifier.raise(
+      'delivery_quarantined',
+      `${quarantined} acknowledged ${quarantined === 1 ? 'delivery is' : 'deliveries are'} set aside in the inbox: ` +
+        'they cannot be published (the others are); see `campaign-warehouse sink quarantine list`',
+      { quarantined },
+    );
+  else notifier.clear('delivery_quarantined', 'no delivery is quarantined any more');
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { headerOf } from '../util/header-of.js';
+import { jsonDepthExceeds } from '../util/json-depth.js';
 import type { Logger } from '../util/logger.js';
 import type { BodyBudget, BodyClaim } from './body-budget.js';
 import { countDocuments } from './count-documents.js';
@@ -14,6 +15,8 @@ export interface DeliveryContext {
   readonly writer: InboxWriter;
   readonly metrics: SinkMetrics;
   readonly bodyLimitBytes: number;
+  /** The deepest nesting of arrays and objects a body may have (400 beyond). */
+  readonly bodyDepthLimit: number;
   readonly budget: BodyBudget;
   /** Called once per request refused for the body budget (the caller counts and notes it). */
   readonly onOverBudget: () => void;
@@ -36,8 +39,9 @@ const JSON_CONTENT_TYPE = /^application\/json\s*(;.*)?$/i;
  * body limit, 401 no well-formed signature header, 503 + Retry-After when the body budget has no
  * room for a declared length (all of these before any body byte is read: see closeAfterAnswer), then
  * the body is read (413 / 503 when a chunked one crosses the limit / the budget), 401 bad
- * signature (the strongest present: verify-signature.ts), 400 invalid JSON or no `documents`
- * array, then 200 once the inbox commit is durable, or 503 when it cannot commit (the sender retries).
+ * signature (the strongest present: verify-signature.ts), 400 nested deeper than the depth
+ * limit (a single pass over the bytes, before anything parses or walks them), 400 invalid JSON
+ * or no `documents` array, then 200 once the inbox commit is durable, or 503 when it cannot commit (the sender retries).
  */
 export async function handleDelivery(
   req: IncomingMessage,
@@ -175,7 +179,10 @@ function bodyReceived(
   return false;
 }
 
-/** The documents of a body whose signature verifies (else 401) and that holds a `documents` array (else 400). */
+/**
+ * The documents of a body whose signature verifies (else 401), nested no deeper than the limit
+ * and holding a `documents` array (else 400).
+ */
 function checkedDocuments(
   res: ServerResponse,
   ctx: DeliveryContext,
@@ -187,6 +194,9 @@ function checkedDocuments(
 ): number | undefined {
   if (!verifySignature(hook.secret, body, sha1, sha256)) {
     return refuse(res, ctx, started, 401, 'bad_signature', BAD_SIGNATURE);
+  }
+  if (jsonDepthExceeds(body, ctx.bodyDepthLimit)) {
+    return refuse(res, ctx, started, 400, 'too_deep', tooDeep(ctx));
   }
   const documents = countDocuments(body);
   if (documents === 'invalid_json') {
@@ -204,6 +214,10 @@ function secondsSince(started: number): number {
 
 function tooLarge(ctx: DeliveryContext): string {
   return `body over the limit of ${ctx.bodyLimitBytes} bytes`;
+}
+
+function tooDeep(ctx: DeliveryContext): string {
+  return `body nests arrays and objects deeper than the limit of ${ctx.bodyDepthLimit} levels`;
 }
 
 /** Answers a refusal and counts it; returns undefined so that a step can `return refuse(...)`. */

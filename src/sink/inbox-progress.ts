@@ -4,25 +4,39 @@ import type { Statement } from '../state/sqlite-database.js';
 /**
  * How far the loader has come, read from the inbox itself (its watermark and the deliveries
  * past it), so any connection can tell: the loader's own, and the sink's for /healthz,
- * /metrics and stats(), wherever the loader runs.
+ * /metrics and stats(), wherever the loader runs. Quarantined deliveries (inbox-quarantine.ts)
+ * are not waiting to be published: they count apart.
  */
 export class InboxProgress {
   readonly #count: Statement<[], { n: number }>;
   readonly #oldest: Statement<[], { received_at: string }>;
   readonly #loadedAt: Statement<[], { loaded_at: string | null }>;
+  readonly #quarantined: Statement<[], { n: number }> | undefined;
 
   constructor(inbox: InboxDb) {
     const db = inbox.sqlite;
-    this.#count = db.prepare(
-      `select count(*) as n from deliveries where delivery_id > ${LOADED_THROUGH_SQL}`,
-    );
+    // `status` reads an inbox of an older release as it is (read-only): one from before the
+    // quarantine has none.
+    const quarantine = db
+      .prepare("select 1 from pragma_table_info('deliveries') where name = 'quarantined_at'")
+      .get();
+    const waiting = `delivery_id > ${LOADED_THROUGH_SQL}${quarantine ? ' and quarantined_at is null' : ''}`;
+    this.#count = db.prepare(`select count(*) as n from deliveries where ${waiting}`);
     this.#oldest = db.prepare(
-      `select received_at from deliveries where delivery_id > ${LOADED_THROUGH_SQL} order by delivery_id limit 1`,
+      `select received_at from deliveries where ${waiting} order by delivery_id limit 1`,
     );
     this.#loadedAt = db.prepare('select loaded_at from loader_progress where id = 1');
+    this.#quarantined = quarantine
+      ? db.prepare('select count(*) as n from deliveries where quarantined_at is not null')
+      : undefined;
   }
 
-  /** Acknowledged deliveries not yet published. */
+  /** Deliveries set aside by the loader, kept in the inbox until an operator re-queues or drops them. */
+  quarantined(): number {
+    return this.#quarantined?.get()?.n ?? 0;
+  }
+
+  /** Acknowledged deliveries not yet published (quarantined ones apart). */
   backlog(): number {
     return this.#count.get()?.n ?? 0;
   }

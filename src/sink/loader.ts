@@ -3,13 +3,18 @@ import type { ValidateFunction } from 'ajv';
 import type { Row } from '../normalize/rows.js';
 import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
 import type { Statement } from '../state/sqlite-database.js';
+import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
 import type { PublishResult, StreamBatch } from '../warehouse/index.js';
-import { type BatchLookups, buildStreamBatch, type StoredDelivery } from './build-stream-batch.js';
+import { buildApart } from './build-apart.js';
+import type { BatchLookups, StoredDelivery } from './build-stream-batch.js';
 import type { HookRegistry } from './hook-registry.js';
 import { InboxProgress } from './inbox-progress.js';
+import { InboxQuarantine } from './inbox-quarantine.js';
+import { type ApartResult, type ApartSteps, publishApart } from './publish-apart.js';
 import type { SchemaValidators } from './schema-validators.js';
+import { isWholePublishFailure, WholeBatchError } from './whole-publish-failure.js';
 
 /**
  * Deliveries read from the inbox per synchronous query: ~1 MB of 2 KB bodies, a few ms, so
@@ -51,6 +56,13 @@ const REARM_MS = 1_000;
 
 /** Loaded deliveries pruned per cycle: keeps the delete short. */
 const PRUNE_BATCH = 5_000;
+
+/** Deliveries read from the inbox for one publish; `deliveries` counts those read, set aside or not. */
+interface PendingBatch {
+  readonly batch: StreamBatch;
+  readonly deliveries: number;
+  readonly lastId: number;
+}
 
 export type PublishStream = (dataDir: string, batch: StreamBatch) => Promise<PublishResult>;
 
@@ -101,16 +113,22 @@ export interface SinkLoader {
  * the deliveries past the watermark in short batches by delivery_id, publishes them with
  * publishStream and only then moves the watermark past them: a crash in between re-publishes
  * them, and the warehouse drops the duplicates by key. A failed publish leaves the inbox as
- * it was and is retried one interval later.
+ * it was and is retried one interval later, unless the failure may be one delivery's: then
+ * the deliveries whose rows cannot be built, or that fail a publish alone, are set aside
+ * (quarantined in the inbox: inbox-quarantine.ts, publish-apart.ts) and the others publish.
  */
 export class Loader implements SinkLoader {
   readonly #o: LoaderOptions;
-  readonly #pending: Statement<[number, number], StoredDelivery>;
+  readonly #pending: Statement<[number, number, number], StoredDelivery>;
   readonly #progress: InboxProgress;
+  readonly #quarantine: InboxQuarantine;
   readonly #mark: Statement<[number, string, number]>;
+  readonly #skip: Statement<[number, number]>;
   readonly #oldestLoaded: Statement<[], { delivery_id: number; received_at: string }>;
   readonly #prune: Statement<[number, string]>;
   #timer: NodeJS.Timeout | undefined;
+  /** While nothing waits: a look at the inbox now and then, for deliveries re-queued by another process. */
+  #idleTimer: NodeJS.Timeout | undefined;
   #running: Promise<LoadResult> | undefined;
   #oldestPendingMs: number | undefined;
   #lastPublishDurationMs = INITIAL_PUBLISH_ESTIMATE_MS;
@@ -126,22 +144,29 @@ export class Loader implements SinkLoader {
     const db = options.inbox.sqlite;
     this.#pending = db.prepare(
       `select delivery_id, hook_id, received_at, body, bytes, documents from deliveries
-       where delivery_id > max(?, ${LOADED_THROUGH_SQL}) order by delivery_id limit ?`,
+       where delivery_id > max(?, ${LOADED_THROUGH_SQL}) and delivery_id <= ? and quarantined_at is null
+       order by delivery_id limit ?`,
     );
     this.#progress = new InboxProgress(options.inbox);
+    this.#quarantine = new InboxQuarantine(options.inbox);
     this.#mark = db.prepare(
       'update loader_progress set loaded_through = ?, loaded_at = ? where id = 1 and loaded_through < ?',
     );
+    // Past deliveries that were all set aside: the watermark moves, the last publish's time does not.
+    this.#skip = db.prepare(
+      'update loader_progress set loaded_through = ? where id = 1 and loaded_through < ?',
+    );
+    // Quarantined deliveries are kept until an operator re-queues or drops them: never pruned.
     this.#oldestLoaded = db.prepare(
       `select delivery_id, received_at from deliveries where delivery_id <= ${LOADED_THROUGH_SQL}
-       order by delivery_id limit 1`,
+       and quarantined_at is null order by delivery_id limit 1`,
     );
     // Oldest first, by delivery_id (received_at follows it): no index on received_at needed;
     // #pruneOld looks at the oldest one first, so a cycle with nothing to prune reads one row.
     this.#prune = db.prepare(
       `delete from deliveries where delivery_id in (
          select delivery_id from deliveries where delivery_id <= ${LOADED_THROUGH_SQL}
-          order by delivery_id limit ?) and received_at < ?`,
+          and quarantined_at is null order by delivery_id limit ?) and received_at < ?`,
     );
     this.#refreshOldest();
     this.#arm();
@@ -151,6 +176,7 @@ export class Loader implements SinkLoader {
     this.#unpublished += deliveries;
     if (this.#oldestPendingMs !== undefined) return;
     this.#oldestPendingMs = Date.parse(receivedAt);
+    this.#stopIdle();
     this.#arm();
   }
 
@@ -164,6 +190,7 @@ export class Loader implements SinkLoader {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#stopIdle();
     await this.#running?.catch(() => undefined);
   }
 
@@ -181,7 +208,12 @@ export class Loader implements SinkLoader {
    * take the event loop from the acknowledgements.
    */
   #arm(delayMs?: number): void {
-    if (this.#stopped || this.#timer || this.#running || this.#oldestPendingMs === undefined) return;
+    if (this.#stopped || this.#timer || this.#running) return;
+    if (this.#oldestPendingMs === undefined) {
+      this.#idle();
+      return;
+    }
+    this.#stopIdle();
     if (delayMs !== undefined) {
       this.#setTimer(delayMs, true);
       return;
@@ -191,6 +223,26 @@ export class Loader implements SinkLoader {
     const wait = this.#oldestPendingMs + this.#o.publishIntervalMs - lead - Date.now();
     if (wait > REARM_MS) this.#setTimer(REARM_MS, false);
     else this.#setTimer(Math.max(0, wait), true);
+  }
+
+  /** Looks at the inbox again in an interval (at least REARM_MS) while nothing waits. */
+  #idle(): void {
+    if (this.#idleTimer) return;
+    this.#idleTimer = setTimeout(
+      () => {
+        this.#idleTimer = undefined;
+        if (this.#timer || this.#running) return;
+        this.#refreshOldest();
+        this.#arm();
+      },
+      Math.max(this.#o.publishIntervalMs, REARM_MS),
+    );
+    this.#idleTimer.unref();
+  }
+
+  #stopIdle(): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
   }
 
   #setTimer(delayMs: number, publish: boolean): void {
@@ -234,23 +286,77 @@ export class Loader implements SinkLoader {
     let publishes = 0;
     for (;;) {
       const started = performance.now();
-      const pending = await this.#readPending();
+      const pending = await this.#readPending(0, Number.MAX_SAFE_INTEGER);
       if (pending.deliveries === 0) break;
-      await this.#o.publish(this.#o.dataDir, pending.batch);
-      this.#mark.run(pending.lastId, new Date().toISOString(), pending.lastId);
+      const done = await this.#publishPending(pending);
       this.#lastPublishDurationMs = performance.now() - started;
       if (pending.deliveries >= MEASURE_FROM_DELIVERIES)
         this.#msPerDelivery = this.#lastPublishDurationMs / pending.deliveries;
-      deliveries += pending.deliveries;
-      documents += pending.batch.documents.length;
-      publishes += 1;
-      if (pending.deliveries < MAX_DELIVERIES_PER_PUBLISH) break;
+      deliveries += done.deliveries;
+      documents += done.documents;
+      publishes += done.publishes;
+      if (!done.complete || pending.deliveries < MAX_DELIVERIES_PER_PUBLISH) break;
     }
     this.#pruneOld();
     if (publishes > 0) await this.#maintain();
     const result = { deliveries, documents, publishes };
     if (publishes > 0) this.#o.onPublished(result);
     return result;
+  }
+
+  /**
+   * Publishes one batch read from the inbox and moves the watermark past it. When the publish
+   * fails for a reason that may be one delivery's, the batch is published apart (publish-apart.ts).
+   */
+  async #publishPending(pending: PendingBatch): Promise<ApartResult> {
+    const ids = pending.batch.deliveries.map((row) => row.delivery_id as number);
+    if (ids.length > 0) {
+      try {
+        await this.#o.publish(this.#o.dataDir, pending.batch);
+      } catch (error) {
+        if (isWholePublishFailure(error, this.#o.dataDir)) throw error;
+        this.#o.logger.warn(
+          { err: firstLine(error), deliveries: ids.length },
+          'sink: publish failed; looking for the delivery that fails it',
+        );
+        const apart = await publishApart(ids, error, this.#apartSteps());
+        if (apart.complete) this.#skip.run(pending.lastId, pending.lastId);
+        return apart;
+      }
+      this.#mark.run(pending.lastId, new Date().toISOString(), pending.lastId);
+    } else {
+      this.#skip.run(pending.lastId, pending.lastId);
+    }
+    const documents = pending.batch.documents.length;
+    return { deliveries: ids.length, documents, publishes: ids.length > 0 ? 1 : 0, complete: true };
+  }
+
+  /** What publishApart does through this loader: read and publish a part, move the watermark, set aside. */
+  #apartSteps(): ApartSteps {
+    return {
+      publish: async (ids) => {
+        const first = ids[0] as number;
+        const part = await this.#readPending(first - 1, ids[ids.length - 1] as number);
+        if (part.batch.deliveries.length > 0) await this.#o.publish(this.#o.dataDir, part.batch);
+        return { deliveries: part.batch.deliveries.length, documents: part.batch.documents.length };
+      },
+      published: (lastId, held) =>
+        this.#o.inbox.sqlite.transaction(() => {
+          for (const suspect of held) this.#setAside(suspect.deliveryId, suspect.error);
+          this.#mark.run(lastId, new Date().toISOString(), lastId);
+        })(),
+      setAside: (suspect) => this.#setAside(suspect.deliveryId, suspect.error),
+      isWhole: (error) => isWholePublishFailure(error, this.#o.dataDir),
+    };
+  }
+
+  /** Quarantines a delivery (inbox-quarantine.ts), saying so in the log. */
+  #setAside(deliveryId: number, error: unknown): void {
+    if (!this.#quarantine.set(deliveryId, error)) return;
+    this.#o.logger.warn(
+      { deliveryId, err: firstLine(error) },
+      'sink: delivery quarantined: it cannot be published; the others publish (see `sink quarantine list`)',
+    );
   }
 
   /** Runs lake upkeep when due; a failure is logged, never a failed publish (the data is in). */
@@ -275,20 +381,23 @@ export class Loader implements SinkLoader {
   }
 
   /**
-   * Up to MAX_DELIVERIES_PER_PUBLISH pending deliveries as one stream batch, read and parsed
-   * LOADER_READ_BATCH at a time with a yield to the event loop in between.
+   * Up to MAX_DELIVERIES_PER_PUBLISH pending deliveries after `after` and through `through` as
+   * one stream batch, read and parsed LOADER_READ_BATCH at a time with a yield to the event
+   * loop in between. A delivery whose rows cannot be built is set aside (build-apart.ts).
    */
-  async #readPending(): Promise<{ batch: StreamBatch; deliveries: number; lastId: number }> {
+  async #readPending(after: number, through: number): Promise<PendingBatch> {
     const hooks = this.#o.registry.warehouseRows();
     const lookups = this.#lookups(hooks);
     const batch: StreamBatch = { documents: [], deliveries: [], hooks };
-    let lastId = 0;
+    let lastId = after;
     let count = 0;
     while (count < MAX_DELIVERIES_PER_PUBLISH) {
       const limit = Math.min(LOADER_READ_BATCH, MAX_DELIVERIES_PER_PUBLISH - count);
-      const rows = this.#pending.all(lastId, limit);
+      const rows = this.#pending.all(lastId, through, limit);
       if (rows.length === 0) break;
-      const part = buildStreamBatch(rows, lookups, hooks);
+      const part = buildApart(rows, lookups, hooks, (delivery, error) =>
+        this.#setAside(delivery.delivery_id, error),
+      );
       // Loops, not push(...rows): a delivery may carry more documents than a call takes arguments.
       for (const row of part.documents) batch.documents.push(row);
       for (const row of part.deliveries) batch.deliveries.push(row);
@@ -314,7 +423,14 @@ export class Loader implements SinkLoader {
       hooks,
       validator(searchType) {
         if (!source) return undefined;
-        if (!validators.has(searchType)) validators.set(searchType, source.validator(searchType));
+        if (!validators.has(searchType)) {
+          try {
+            validators.set(searchType, source.validator(searchType));
+          } catch (error) {
+            // A stored schema that does not compile fails every delivery of its type alike.
+            throw new WholeBatchError(`schema of ${searchType}: ${firstLine(error)}`, { cause: error });
+          }
+        }
         return validators.get(searchType);
       },
     };

@@ -9,6 +9,7 @@ export const DELIVERY_OUTCOMES = [
   'too_large',
   'not_json',
   'invalid_json',
+  'too_deep',
   'no_documents',
   'inbox_unavailable',
   'method_not_allowed',
@@ -33,6 +34,8 @@ export interface SinkGaugeSources {
   backlog(): number;
   /** Seconds since the oldest unpublished acknowledgement (0 when none). */
   publishLagSeconds(): number;
+  /** Deliveries the loader set aside (quarantined in the inbox: inbox-quarantine.ts). */
+  quarantined(): number;
   /** Unix seconds of the last successful publish (0 before the first). */
   lastPublishSeconds(): number;
   /** The nightly syncs, from the state database's runs (any process's). */
@@ -167,6 +170,13 @@ function loaderMetrics(registers: Registers, sources: SinkGaugeSources): Counter
     'sink_publish_lag_seconds',
     'Age of the oldest acknowledged delivery not yet published (0 when none).',
     () => sources.publishLagSeconds(),
+  );
+  readGauge(
+    registers,
+    'sink_quarantined_deliveries',
+    'Acknowledged deliveries set aside because they alone cannot be published (kept in the inbox: ' +
+      '`campaign-warehouse sink quarantine list`); the others publish. Alert when above 0.',
+    () => sources.quarantined(),
   );
   return publishFailures;
 }

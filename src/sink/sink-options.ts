@@ -1,6 +1,7 @@
 import { PORT, withinBounds } from '../config/bounded-number.js';
 import type { SinkWatchOptions } from '../notify/sink-watch.js';
 import type { InboxDb } from '../state/inbox-db.js';
+import { MAX_JSON_DEPTH } from '../util/json-depth.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
 import { budgetForBody } from './body-budget.js';
@@ -17,6 +18,14 @@ export const DEFAULT_SINK_PORT = 8787;
  * hostile sender cannot make the sink buffer much before the signature check.
  */
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * How deeply a body may nest arrays and objects (the `{"documents": [...]}` envelope counts
+ * two): a document of the API nests a handful deep, while one nested thousands deep would
+ * overflow the stack of whatever walks it recursively after acknowledgement (JSON.stringify,
+ * schema validation). The shared limit of JSON this tool reads (json-depth.ts).
+ */
+export const DEFAULT_BODY_DEPTH_LIMIT = MAX_JSON_DEPTH;
 
 /**
  * 64 MiB: the most request-body bytes the sink holds at once, summed over every request in
@@ -65,6 +74,12 @@ export const DEFAULT_MAX_CONNECTIONS = 4_096;
  */
 export const DEFAULT_PUBLISH_INTERVAL_MS = 30_000;
 
+/**
+ * The deepest --depth-limit: past a few thousand levels, the recursive walks the limit guards
+ * against (JSON.stringify, schema validation) overflow their stack on this Node.
+ */
+export const MAX_BODY_DEPTH_LIMIT = 1_000;
+
 /** The longest timeout: an hour (a timer's 2^31 ms is far beyond any sensible one). */
 export const MAX_TIMEOUT_MS = 3_600_000;
 
@@ -75,6 +90,8 @@ export interface SinkOptions {
   /** 0 = any free port (tests). */
   readonly port?: number;
   readonly bodyLimitBytes?: number;
+  /** The deepest nesting of arrays and objects a body may have (400 beyond: see DEFAULT_BODY_DEPTH_LIMIT). */
+  readonly bodyDepthLimit?: number;
   /** The most body bytes held at once over all requests in flight (see DEFAULT_BODY_BUDGET_BYTES). */
   readonly bodyBudgetBytes?: number;
   /** Longest time to receive a request's headers (0 = none). */
@@ -104,6 +121,7 @@ export interface ResolvedSinkOptions {
   readonly host: string;
   readonly port: number;
   readonly bodyLimitBytes: number;
+  readonly bodyDepthLimit: number;
   readonly bodyBudgetBytes: number;
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -120,6 +138,7 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     host: options.host ?? DEFAULT_SINK_HOST,
     port: options.port ?? DEFAULT_SINK_PORT,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    bodyDepthLimit: options.bodyDepthLimit ?? DEFAULT_BODY_DEPTH_LIMIT,
     bodyBudgetBytes: options.bodyBudgetBytes ?? DEFAULT_BODY_BUDGET_BYTES,
     headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -133,6 +152,10 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     throw new RangeError(`sink: port must be an integer ${PORT.min}..${PORT.max}, got ${resolved.port}`);
   if (!withinBounds(resolved.bodyLimitBytes, { min: 1, integer: true }))
     throw new RangeError(`sink: body limit must be a positive integer, got ${resolved.bodyLimitBytes}`);
+  if (!withinBounds(resolved.bodyDepthLimit, { min: 2, max: MAX_BODY_DEPTH_LIMIT, integer: true }))
+    throw new RangeError(
+      `sink: the depth limit (--depth-limit) must be an integer 2..${MAX_BODY_DEPTH_LIMIT}, got ${resolved.bodyDepthLimit}`,
+    );
   const fewestBudgetBytes = budgetForBody(resolved.bodyLimitBytes);
   if (!withinBounds(resolved.bodyBudgetBytes, { min: fewestBudgetBytes, integer: true }))
     throw new RangeError(

@@ -65,6 +65,7 @@ export function createSinkParts(
   const metrics = new SinkMetrics({
     backlog: () => progress.backlog(),
     publishLagSeconds: () => progress.publishLagSeconds(),
+    quarantined: () => progress.quarantined(),
     lastPublishSeconds: () => progress.lastPublishSeconds(),
     syncRuns: syncRunsReader(state),
     dataChecks: () => loadDataCheckRecord(state)?.results ?? [],

@@ -78,6 +78,7 @@ function deliveryContext(o: ResolvedSinkOptions, parts: SinkParts, logger: Logge
     writer: parts.writer,
     metrics: parts.metrics,
     bodyLimitBytes: o.bodyLimitBytes,
+    bodyDepthLimit: o.bodyDepthLimit,
     budget: parts.budget,
     onOverBudget: () => parts.notice.note('over_budget'),
     logger,

@@ -11,6 +11,8 @@ export interface SinkStats {
   readonly outcomes: Record<DeliveryOutcome, number>;
   /** Acknowledged deliveries not yet published. */
   readonly backlog: number;
+  /** Deliveries set aside by the loader (kept in the inbox). */
+  readonly quarantined: number;
   readonly commits: number;
   readonly committed: number;
   readonly publishes: number;
@@ -99,6 +101,7 @@ function startWatch(
     backlog: () => parts.progress.backlog(),
     refusals: () => parts.metrics.outcomes().inbox_unavailable,
     commits: () => parts.writer.stats().commits,
+    quarantined: () => parts.progress.quarantined(),
   });
 }
 
@@ -106,6 +109,7 @@ function statsOf(parts: SinkParts, server: SinkServer): SinkStats {
   return {
     outcomes: parts.metrics.outcomes(),
     backlog: parts.progress.backlog(),
+    quarantined: parts.progress.quarantined(),
     ...parts.writer.stats(),
     publishes: parts.publishes.done,
     publishFailures: parts.publishes.failed,

@@ -21,7 +21,7 @@ const migrator: typeof import('drizzle-orm/better-sqlite3/migrator') = load(
   'drizzle-orm/better-sqlite3/migrator',
 );
 
-export const { and, desc, eq, getTableColumns, gt, inArray, max, sum } = orm;
+export const { and, desc, eq, getTableColumns, gt, inArray, max, sql, sum } = orm;
 export const { blob, index, integer, primaryKey, sqliteTable, text } = sqliteCore;
 export const { drizzle } = betterSqlite;
 export const { migrate } = migrator;

@@ -4,22 +4,36 @@
  * A file of its own, so that a sync's checkpoints never hold the lock acknowledgements need.
  * Migrations are generated into sql/inbox/ by `npm run db:generate`.
  */
-import { blob, integer, sqliteTable, text } from './drizzle.js';
+import { blob, index, integer, sql, sqliteTable, text } from './drizzle.js';
 
-export const deliveries = sqliteTable('deliveries', {
-  deliveryId: integer('delivery_id').primaryKey({ autoIncrement: true }),
-  hookId: text('hook_id').notNull(),
-  receivedAt: text('received_at').notNull(),
-  /** The exact raw body that was verified. */
-  body: blob('body', { mode: 'buffer' }).notNull(),
-  bytes: integer('bytes').notNull(),
-  documents: integer('documents').notNull(),
-  /**
-   * No longer written (inbox migration 0001): what is published is loader_progress's
-   * watermark. Kept so that an upgraded inbox is not rewritten.
-   */
-  loadedAt: text('loaded_at'),
-});
+export const deliveries = sqliteTable(
+  'deliveries',
+  {
+    deliveryId: integer('delivery_id').primaryKey({ autoIncrement: true }),
+    hookId: text('hook_id').notNull(),
+    receivedAt: text('received_at').notNull(),
+    /** The exact raw body that was verified. */
+    body: blob('body', { mode: 'buffer' }).notNull(),
+    bytes: integer('bytes').notNull(),
+    documents: integer('documents').notNull(),
+    /**
+     * No longer written (inbox migration 0001): what is published is loader_progress's
+     * watermark. Kept so that an upgraded inbox is not rewritten.
+     */
+    loadedAt: text('loaded_at'),
+    /**
+     * Set when the loader set the delivery aside (inbox migration 0002): its rows could not be
+     * built, or it alone failed a publish that succeeds without it. A quarantined delivery is
+     * never published nor pruned; `sink quarantine` lists, re-queues or drops it.
+     */
+    quarantinedAt: text('quarantined_at'),
+    /** Why, in one line (the error of the build or of the publish). */
+    quarantineReason: text('quarantine_reason'),
+  },
+  // Only quarantined deliveries (a handful) are in it: counting them for /metrics and status
+  // reads the index, not a week of deliveries, and an acknowledgement's insert does not touch it.
+  (t) => [index('deliveries_quarantined_idx').on(t.deliveryId).where(sql`quarantined_at is not null`)],
+);
 
 /**
  * The loader's watermark, one row: every delivery with delivery_id <= loaded_through is in

@@ -9,6 +9,7 @@ describe('SinkMetrics.scrape', () => {
     const metrics = new SinkMetrics({
       backlog: () => 0,
       publishLagSeconds: () => 0,
+      quarantined: () => 0,
       lastPublishSeconds: () => 0,
       bodyBytesInFlight: () => 0,
       openConnections: () => 0,

@@ -21,7 +21,7 @@ const base: StatusReport = {
   rowCounts: {},
   runs: [],
   hooks: [],
-  inbox: { backlog: 0, lastDelivery: null, lastPublish: null },
+  inbox: { backlog: 0, quarantined: 0, lastDelivery: null, lastPublish: null },
   olderSchema: [],
   dataChecks: null,
   newDrift: [],
