@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray } from '../state/drizzle.js';
 import { checkpoints, runs } from '../state/schema.js';
 import type { StateDb } from '../state/state-db.js';
-import { UserError } from '../util/user-error.js';
+import { RUNTIME_EXIT_CODE, UserError } from '../util/user-error.js';
 
 export type RunRow = typeof runs.$inferSelect;
 
@@ -36,6 +36,8 @@ export class RunRegistry {
         if (running.pid && running.pid !== process.pid && isAlive(running.pid)) {
           throw new UserError(
             `another sync (pid ${running.pid}, snapshot ${running.snapshotDate}) is running on this data directory`,
+            // A runtime condition, not a setting: it passes once that sync ends.
+            { exitCode: RUNTIME_EXIT_CODE },
           );
         }
       }

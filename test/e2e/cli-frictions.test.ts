@@ -1,0 +1,45 @@
+/**
+ * What a newcomer meets first, through the built CLI against the simulator on loopback: each
+ * case is one a user typed, with the answer the tool now gives.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { Database } from '../../src/state/sqlite-database.js';
+import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { lines, run } from '../helpers/run-cli.js';
+import { SMALL, startSim } from '../helpers/sync-harness.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const KEY = { CW_API_KEY: 'sim-key' };
+
+describe('first contact', () => {
+  let sim: RunningSimulator;
+  const dir = tempDir('cw-frictions-');
+
+  beforeAll(async () => {
+    ensureBuiltCli();
+    sim = await startSim({ size: { ...SMALL, campaigns: 2 } });
+  }, 120_000);
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('a second sync on a busy data directory is a runtime condition: exit 1, one line', async () => {
+    const dataDir = join(dir, 'busy');
+    const first = await run(['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force'], KEY);
+    expect(first.code).toBe(0);
+    // A live process (this test's) holds a running sync of the same data directory.
+    const state = new Database(join(dataDir, 'state.sqlite'));
+    try {
+      state.prepare("update runs set status = 'running', pid = ?").run(process.pid);
+    } finally {
+      state.close();
+    }
+    const second = await run(['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force'], KEY);
+    expect(second.code).toBe(1);
+    expect(lines(second.stderr)).toEqual([
+      expect.stringMatching(/another sync \(pid \d+, snapshot [\d-]+\) is running on this data directory$/),
+    ]);
+  }, 120_000);
+});
