@@ -2,7 +2,8 @@
  * A full disk, for real: a small tmpfs holds the data directory and is filled to the last
  * byte. A sync (the built CLI) then fails saying "no space left on device" and naming the
  * data directory, not SQLite's "disk I/O error"; the runs table keeps that line; the sink
- * answers 503 and its log says the same. Where a tmpfs cannot be mounted (not root), these
+ * answers 503 and its log says the same, and its loader, unable to publish, sets no delivery
+ * aside as quarantined (a full disk is no document's fault). Where a tmpfs cannot be mounted (not root), these
  * tests say so and do not run.
  */
 import { rmSync } from 'node:fs';
@@ -97,5 +98,27 @@ describe('a full disk', () => {
       .map((l) => JSON.parse(l) as { err: string })[0];
     expect(failure?.err).toMatch(/^no space left on device: the data directory /);
     expect(failure?.err).toContain(dataDir);
+  });
+
+  it('quarantines no delivery when the sink cannot publish for a full disk, and publishes them all once there is room', async (ctx) => {
+    const fs = tmpfs('64m');
+    if (!fs) return ctx.skip();
+    const dataDir = join(fs.dir, 'data');
+    const hook = insertHook(dataDir);
+    const sink = await startSink({
+      dataDir,
+      port: 0,
+      publishIntervalMs: 600_000,
+      logger: pino({ level: 'silent' }),
+    });
+    cleanups.push(() => sink.close());
+    for (const id of ['d1', 'd2', 'd3'])
+      expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument(id)]))).toBe(200);
+    const filler = fs.fill();
+    await expect(sink.publishNow()).rejects.toThrow();
+    expect(sink.stats()).toMatchObject({ backlog: 3, quarantined: 0 });
+    rmSync(filler);
+    expect(await sink.publishNow()).toMatchObject({ deliveries: 3, documents: 3 });
+    expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 0 });
   });
 });
