@@ -3,15 +3,18 @@
  * and answers 200 without storing anything. With CW_BENCH_CHECK_SECRET set, it first makes
  * exactly the sink's checks of a push, with the sink's own functions (verifySignature: the
  * strongest signature present, X-Hub-Signature-256 else X-Hub-Signature, with that secret;
- * then countDocuments: JSON parse and the `documents` array; 401/400 when they fail), still
+ * then jsonDepthExceeds at the default depth limit; then countDocuments: JSON parse and the
+ * `documents` array; 401/400 when they fail), still
  * storing nothing: the checks-only server the sink's headline bar is measured against.
  * Prints `{"port": n}` on stdout once listening; exits on SIGTERM.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countDocuments } from '../src/sink/count-documents.js';
+import { DEFAULT_BODY_DEPTH_LIMIT } from '../src/sink/sink-options.js';
 import { verifySignature } from '../src/sink/verify-signature.js';
 import { headerOf } from '../src/util/header-of.js';
+import { jsonDepthExceeds } from '../src/util/json-depth.js';
 
 const secret = process.env.CW_BENCH_CHECK_SECRET;
 
@@ -27,6 +30,7 @@ const server = createServer((req, res) => {
       const sha1 = headerOf(req, 'x-hub-signature');
       const sha256 = headerOf(req, 'x-hub-signature-256');
       if (!verifySignature(secret, body, sha1, sha256)) status = 401;
+      else if (jsonDepthExceeds(body, DEFAULT_BODY_DEPTH_LIMIT)) status = 400;
       else if (typeof countDocuments(body) !== 'number') status = 400;
     }
     const text = status === 200 ? '{"status":"accepted"}' : '{"error":"refused"}';

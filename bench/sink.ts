@@ -2,8 +2,9 @@
  * `npm run bench -- sink [--duration S] [--connections N] [--bodies N] [--rounds N]`: durable
  * acknowledgements per second and latency of the sink (each 200 means committed and fsynced
  * in the SQLite inbox), against a checks-only server in the same run: a bare node:http server
- * making exactly the sink's checks of a push (verifySignature and countDocuments, the sink's
- * own code: the strongest signature present, JSON parse, the `documents` array) and storing
+ * making exactly the sink's checks of a push (verifySignature, jsonDepthExceeds and
+ * countDocuments, the sink's own code: the strongest signature present, the depth limit, JSON
+ * parse, the `documents` array) and storing
  * nothing. A bare server making no checks is measured too, as information. All run in child
  * processes so autocannon never shares their event loop. Each round measures the bare server,
  * the checks server, then a freshly started sink, the same way; the figures reported are the
