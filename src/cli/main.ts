@@ -21,6 +21,7 @@ import { registerSimulate } from './simulate-command.js';
 import { registerSink } from './sink-command.js';
 import { registerStatus } from './status-command.js';
 import { registerSync } from './sync-command.js';
+import { registerTables } from './tables-command.js';
 
 export function buildProgram(): Command {
   const program = new Command('campaign-warehouse')
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
     registerSync,
     registerStatus,
     registerQuery,
+    registerTables,
     registerReport,
     registerCatalog,
     registerHooks,

@@ -67,7 +67,7 @@ function latestOfView(view: ViewDefinition): ViewDefinition {
   const rest = select.slice(Math.max(0, select.search(/^--\s*Columns\b/m)));
   return {
     name: `latest_${view.name}`,
-    sql: `-- latest_${view.name}: ${view.name} at the latest snapshot_date of each segment (its fact
+    sql: `-- latest_${view.name}: what ${view.name} shows, at the latest snapshot_date of each segment (its fact
 -- tables read from their latest_<fact> views: one day's files), with the same columns and rules.
 --
 -- Generated from sql/warehouse/views/${view.name}.sql.

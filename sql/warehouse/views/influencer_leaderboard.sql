@@ -7,12 +7,15 @@
 --   engagement_rank: the influencer's rank by engagement within the campaign (1 = best,
 --     ties share a rank)
 --   emv_rank: the influencer's rank by EMV within the campaign (1 = best, ties share a rank)
---   num_posts, engagement, engagement_rate, emv: the influencer's figures on the campaign
 --   budget: the budget assigned to the influencer for the campaign
 --   campaign_reach: the reach of the influencer's campaign posts only
---   influence, brand_score, followers: the influencer's profile figures, campaign
---     independent, at the same snapshot_date (NULL should the profiles' latest snapshot not
---     be the leaderboard's; every sync writes both for the same date)
+--   influence: the platform's influence score for the influencer (its profile at the same
+--     snapshot_date: NULL should the profiles' latest snapshot not be the leaderboard's; every
+--     sync writes both for the same date)
+--   brand_score: the influencer's brand score as provided by the platform (its profile at the
+--     same snapshot_date)
+--   followers: the influencer's followers across its networks (its profile at the same
+--     snapshot_date)
 --   profile_true_reach: the influencer's true reach (the whole audience), at the same
 --     snapshot_date; a different measure from campaign_reach
 -- The two reach columns are different measures (rule on reach 3) and are shown side by

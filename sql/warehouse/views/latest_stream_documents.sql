@@ -4,8 +4,13 @@
 --   document_id: the document's `id`
 --   recency_rank: the document's rank within its search, newest first (1 = newest), by
 --     published_date, else when it was received
---   published_date, indexed_date, url, source_name, title, language, country: the document's
---     fields, as in stream_documents
+--   published_date: when the document was published (UTC)
+--   indexed_date: when the API indexed it (UTC)
+--   url: the document's address
+--   source_name: source.name: where it was published
+--   title: content.title
+--   language: the document's language as sent
+--   country: the document's country as sent
 --   hook_id: the first hook that received it
 --   received_at: when the sink first acknowledged a delivery holding it (UTC)
 --   valid_schema: whether it validated against the stored streaming JSON Schema; NULL when

@@ -2,12 +2,13 @@
 -- its share of the campaign's posts, engagement and EMV.
 -- Columns (key: snapshot_date, segment, campaign_id, network):
 --   campaign_name: the campaign's name
---   num_posts, num_influencers, engagement, engagement_rate, emv: the network's figures for
---     the campaign
 --   reach: the reach of the campaign posts on this network; never add it across networks
---   share_of_posts, share_of_engagement, share_of_emv: the network's share (0..1) of the
---     campaign's posts, engagement or EMV, over the sum of the campaign's networks, so the
---     shares of one campaign add up to 1; NULL when the campaign total is 0
+--   share_of_posts: the network's share (0..1) of the campaign's posts, over the sum of the
+--     campaign's networks (the shares of one campaign add up to 1); NULL when that is 0
+--   share_of_engagement: the network's share (0..1) of the campaign's engagement, over the sum
+--     of the campaign's networks (the shares of one campaign add up to 1); NULL when that is 0
+--   share_of_emv: the network's share (0..1) of the campaign's EMV, over the sum of the
+--     campaign's networks (the shares of one campaign add up to 1); NULL when that is 0
 --   campaign_total_reach: the campaign-level total_reach as fetched, for context (not a sum)
 -- Reach has no share: posts, engagement and EMV add up across networks, reach does not
 -- (one person reached on two networks counts once in the campaign's total_reach: rules on

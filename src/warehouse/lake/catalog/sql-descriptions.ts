@@ -81,7 +81,7 @@ export function describeView(name: string, sql: string): Description {
     .trim();
   const start = header.findIndex((line) => /^--\s*Columns\b.*:\s*$/.test(line));
   const columns = start < 0 ? new Map<string, string>() : entries(header, start + 1);
-  return { text, columns };
+  return { text: text.charAt(0).toUpperCase() + text.slice(1), columns };
 }
 
 /** The entries of every `-- Shared columns ...:` block of `sqls`. */
