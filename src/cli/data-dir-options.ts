@@ -20,6 +20,7 @@ export const CONFIG_FILE_KEYS = [
   'schedule',
   'checks',
   'notify',
+  'remote',
 ] as const;
 
 export function dataDirOption(what = 'data directory'): [string, string] {
@@ -29,4 +30,10 @@ export function dataDirOption(what = 'data directory'): [string, string] {
 export const CONFIG_OPTION: [string, string] = [
   '--config <file>',
   `JSON config file (keys: ${CONFIG_FILE_KEYS.join(', ')}) [env CW_CONFIG]`,
+];
+
+/** --remote, on sync, sink, serve and remote (docs/remote.md). */
+export const REMOTE_OPTION: [string, string] = [
+  '--remote <s3-url>',
+  "also commit each publish to this S3 bucket and prefix as Iceberg tables (s3://bucket/prefix) [env CW_REMOTE, else the config file's remote]",
 ];

@@ -14,6 +14,7 @@ import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';
 import { registerNotify } from './notify-command.js';
 import { registerQuery } from './query-command.js';
+import { registerRemote } from './remote-command.js';
 import { registerReport } from './report-command.js';
 import { registerSchemas } from './schemas-command.js';
 import { registerServe } from './serve-command.js';
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
     registerSchemas,
     registerSink,
     registerServe,
+    registerRemote,
     registerNotify,
     registerSimulate,
   ]) {

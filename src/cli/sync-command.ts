@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
+import { CONFIG_OPTION, dataDirOption, REMOTE_OPTION } from './data-dir-options.js';
 import { numberIn } from './number-in.js';
 
 /** A repeatable --campaign: the ids in the order given; an empty one is refused. */
@@ -28,6 +28,7 @@ export function registerSync(program: Command): void {
     .option('--campaign <id>', 'only this campaign (repeatable)', collect)
     .option('--strict', 'a failing data check fails the run before its publish (default: it warns)')
     .option('--json', 'print the summary as one JSON line (default: text, even when piped)')
+    .option(...REMOTE_OPTION)
     // What started the run, recorded in it (serve passes scheduled / catch-up / retry).
     .addOption(new Option('--trigger <name>').default('manual').hideHelp())
     // serve reports the outcomes of the syncs it starts itself (it knows the retries).
@@ -54,6 +55,10 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
     ? startSyncNotifier(config.notify, config.dataDir, logger, flags.trigger)
     : undefined;
   const stop = stopWhenAsked(syncInterrupted);
+  // Each publish is also committed to the remote lake when one is configured (docs/remote.md).
+  const remote = config.remote
+    ? (await import('../remote/index.js')).followPublishes(config.remote, () => {})
+    : undefined;
   try {
     const summary = await runSync(config, {
       logger,
@@ -72,7 +77,10 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
   } finally {
     await notifier?.close();
     stop.dispose();
+    await remote?.detach();
   }
+  // The run succeeded and its publish stands; the remote lags until the next commit lands.
+  if (remote?.failure) throw remote.failure;
 }
 
 /**
@@ -161,6 +169,7 @@ interface SyncCommandFlags {
   campaign?: string[];
   json?: boolean;
   strict?: boolean;
+  remote?: string;
   trigger: string;
   /** false with --no-notify (serve's syncs). */
   notify: boolean;

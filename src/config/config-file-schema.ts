@@ -1,6 +1,7 @@
 /** The optional JSON config file (--config / CW_CONFIG). Unknown keys are errors: a typo must not pass silently. */
 import { z } from 'zod';
 import { notifySectionSchema } from '../notify/notify-config.js';
+import { remoteSectionSchema } from '../remote/remote-config.js';
 import { cronProblem, timezoneProblem } from './schedule-check.js';
 
 /** A string that `problem` finds nothing wrong with; otherwise its message is the issue. */
@@ -83,6 +84,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** Webhooks, heartbeat and staleness of the notifications (src/notify/notify-config.ts). */
   notify: notifySectionSchema.optional(),
+  /** The remote lake on object storage: `s3://bucket/prefix`, or { url, endpoint, region, retentionDays } (docs/remote.md). */
+  remote: remoteSectionSchema.optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

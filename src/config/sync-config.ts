@@ -13,6 +13,7 @@ import {
 } from '../api/client-defaults.js';
 import { validateBaseUrl } from '../api/validate-base-url.js';
 import { type NotifyConfig, resolveNotifyConfig } from '../notify/notify-config.js';
+import { type RemoteConfig, resolveRemoteConfig } from '../remote/remote-config.js';
 import { UserError } from '../util/user-error.js';
 import { HISTORY_DEFAULTS } from '../warehouse/checks/history-defaults.js';
 import type { HistorySettings } from '../warehouse/index.js';
@@ -39,6 +40,8 @@ export interface SyncFlags {
   readonly concurrency?: number;
   readonly campaign?: readonly string[];
   readonly strict?: boolean;
+  /** The remote lake (--remote), over CW_REMOTE and the config file's `remote`. */
+  readonly remote?: string;
 }
 
 export interface SyncConfig {
@@ -67,6 +70,8 @@ export interface SyncConfig {
   readonly notify?: NotifyConfig;
   /** The history checks' tolerances (config file `checks.history`, over HISTORY_DEFAULTS). */
   readonly historyChecks?: HistorySettings;
+  /** The remote lake each publish is also committed to (docs/remote.md); off when absent. */
+  readonly remote?: RemoteConfig;
 }
 
 /** The nightly slot: 30 minutes after the API's refresh window (18:00–21:00 UTC) closes. */
@@ -140,6 +145,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
   if (flags.snapshotDate !== undefined && !isIsoDate(flags.snapshotDate)) {
     throw new UserError(`--snapshot-date: "${flags.snapshotDate}" is not a date (YYYY-MM-DD)`);
   }
+  const remote = resolveRemoteConfig(flags.remote, env, file.remote);
   return {
     baseUrl: api.baseUrl,
     apiKey: api.apiKey,
@@ -161,6 +167,7 @@ export function resolveSyncConfig(flags: SyncFlags, env: NodeJS.ProcessEnv = pro
       ? { historyChecks: { ...HISTORY_DEFAULTS, ...file.checks.history } }
       : {}),
     notify: resolveNotifyConfig(file.notify, env),
+    ...(remote ? { remote } : {}),
   };
 }
 

@@ -15,11 +15,18 @@ export { HISTORY_DEFAULTS } from './checks/history-defaults.js';
 export { listDataChecks, runDataChecks } from './checks/run-data-checks.js';
 export { createViews, listViews, type ViewDefinition } from './create-views.js';
 export {
+  type AfterPublish,
   type CatalogChange,
   catalogIsCurrent,
+  describeLakeFiles,
+  type LakeFile,
+  type LakeFileStats,
+  type LakeTableFiles,
   type MaintenanceResult,
   maintainLake,
   refreshCatalog,
+  retentionFromEnv,
+  setAfterPublish,
 } from './lake/index.js';
 export {
   type OpenDatabase,

@@ -15,6 +15,7 @@
  * months and sweeps replaced versions.
  */
 
+export { type AfterPublish, setAfterPublish } from './after-publish.js';
 export { readStamp, writeStamp } from './catalog/catalog-stamp.js';
 export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
@@ -55,6 +56,12 @@ export {
 } from './core/lake-layout.js';
 export type { LakeTable } from './core/lake-tables.js';
 export { linkedFiles, linkTarget, versionFiles } from './core/link-target.js';
+export {
+  describeLakeFiles,
+  type LakeFile,
+  type LakeFileStats,
+  type LakeTableFiles,
+} from './describe-lake-files.js';
 export { consolidateFacts } from './facts/consolidate-facts.js';
 export { factRows, factVersion, fileHolding, readFactFile, recentFactDates } from './facts/fact-files.js';
 export { replaceFacts } from './facts/replace-facts.js';
@@ -65,7 +72,7 @@ export { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 export { StreamAppend } from './stream/append-stream.js';
 export { planStreamMerge, STREAM_MERGE_FANOUT, streamTier } from './stream/merge-stream-parts.js';
 export { StreamKeys } from './stream/stream-keys.js';
-export { liveTargets, sweepVersions } from './sweep-versions.js';
+export { liveTargets, retentionFromEnv, sweepVersions } from './sweep-versions.js';
 export { upsertEntities } from './tables/upsert-entities.js';
 export { writeHooks } from './tables/write-hooks.js';
 export { writeRunRecord } from './tables/write-run-record.js';

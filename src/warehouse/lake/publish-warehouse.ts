@@ -1,4 +1,5 @@
 import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../open-database.js';
+import { runAfterPublish } from './after-publish.js';
 import { ensureLake } from './catalog/ensure-lake.js';
 import { openLakeSession } from './core/open-lake-session.js';
 import type { LakeTransaction } from './lake-transaction.js';
@@ -30,7 +31,7 @@ export async function publishWarehouse<T>(
   work: (tx: LakeTransaction) => Promise<T>,
   options: PublishOptions<T> = {},
 ): Promise<T> {
-  return withPublishLock(dataDir, async () => {
+  const published = await withPublishLock(dataDir, async () => {
     // A new lake's catalog is written after its first publish: a failed first publish leaves
     // no warehouse.duckdb behind.
     const { finish } = await ensureLake(dataDir, { deferCreate: true });
@@ -50,6 +51,9 @@ export async function publishWarehouse<T>(
     await finish?.();
     return result;
   });
+  // The remote lake (src/remote/), after the lock: a slow object store never holds up the next publish.
+  await runAfterPublish(dataDir);
+  return published;
 }
 
 async function publishOnce<T>(

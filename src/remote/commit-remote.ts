@@ -1,0 +1,175 @@
+import { describeLakeFiles, type LakeTableFiles, retentionFromEnv } from '../warehouse/index.js';
+import { collectGarbage } from './collect-garbage.js';
+import { commitTable, type LocalFile, type LocalTable, liveFiles, type TableCommit } from './commit-table.js';
+import type { DataFile } from './iceberg-model.js';
+import type { DayPartition } from './next-metadata.js';
+import { openStore } from './open-store.js';
+import { type RemoteTable, readRemoteTable } from './read-remote-table.js';
+import type { RemoteConfig } from './remote-config.js';
+import { RemoteFailure } from './remote-failure.js';
+import { TablePaths } from './remote-paths.js';
+import { loadState, type RemoteState, saveState, writerId } from './remote-state.js';
+import type { S3Store } from './s3-store.js';
+import { epochDays } from './single-value.js';
+
+export interface CommitRemoteOptions {
+  /**
+   * Read each table back from the store instead of trusting what this data directory last
+   * committed, and collect every table's garbage (push). Without it a table whose files did not
+   * change since this data directory's last commit costs no request.
+   */
+  readonly verify?: boolean;
+  /** The snapshots' time (default: the clock). */
+  readonly now?: () => number;
+  /** A store already open (its request counts accumulate). */
+  readonly store?: S3Store;
+  /** Progress of the uploads: bytes sent so far of the bytes to send. */
+  readonly onProgress?: (progress: { table: string; bytes: number }) => void;
+}
+
+export interface RemoteCommitResult {
+  /** The tables a snapshot was committed to. */
+  readonly commits: readonly TableCommit[];
+  /** Objects garbage collection deleted. */
+  readonly deleted: number;
+  readonly requests: number;
+  readonly bytesUp: number;
+}
+
+/** A table's garbage is collected at most this often when its snapshots expire (push always). */
+export const COLLECT_INTERVAL_MS = 10 * 60_000;
+const lastCollected = new Map<string, number>();
+
+/**
+ * Commits the local lake to the remote: for each table of the registry whose live files
+ * differ from what the remote's current snapshot holds of this data directory's files, one
+ * snapshot (commitTable). The same function catches up after a failure, uploads a first
+ * history and runs after each publish: it converges on the local lake, and a rerun that finds
+ * nothing to do does nothing. A snapshot per table, not across tables. Throws a RemoteFailure
+ * at the first table the store fails (the tables before it are committed).
+ */
+export async function commitRemote(
+  dataDir: string,
+  remote: RemoteConfig,
+  options: CommitRemoteOptions = {},
+): Promise<RemoteCommitResult> {
+  const store = options.store ?? (await openStore(remote));
+  const before = { ...store.stats };
+  const now = options.now ?? Date.now;
+  const retentionMs = remote.retentionMs ?? retentionFromEnv();
+  const writer = writerId(dataDir);
+  const state = loadState(dataDir, remote.url);
+  const known = new Map<string, RemoteTable>(Object.entries(state.tables));
+  if (options.verify)
+    for (const [name, table] of known)
+      known.set(name, await readRemoteTable(store, new TablePaths(remote, name), table.manifests));
+  const live = (table: string) => {
+    const found = known.get(table);
+    return found ? liveFiles(found.manifests) : new Map();
+  };
+  const liveByTable = new Map<string, ReturnType<typeof live>>();
+  const lake = await describeLakeFiles(dataDir, (table, place) => {
+    if (!liveByTable.has(table)) liveByTable.set(table, live(table));
+    const paths = new TablePaths(remote, table);
+    return !liveByTable.get(table)!.has(paths.uri(paths.dataKey(place, writer)));
+  });
+  const commits: TableCommit[] = [];
+  let deleted = 0;
+  for (const described of lake) {
+    const name = described.table.name;
+    const paths = new TablePaths(remote, name);
+    const local = localTable(described, paths, writer, liveByTable.get(name) ?? new Map());
+    const cached = known.get(name);
+    const ctx = {
+      store,
+      remote,
+      writer,
+      retentionMs,
+      now,
+      onUpload: (bytes: number) => options.onProgress?.({ table: name, bytes }),
+    };
+    try {
+      const { table, commit } = await commitTable(ctx, paths, local, cached);
+      remember(state, dataDir, remote, name, table);
+      if (commit) commits.push(commit);
+      const due = now() - (lastCollected.get(paths.location) ?? 0) >= COLLECT_INTERVAL_MS;
+      if (table.metadata && (options.verify || (commit && commit.expired.length > 0 && due))) {
+        lastCollected.set(paths.location, now());
+        deleted += await collectGarbage(
+          store,
+          paths,
+          { ...table, metadata: table.metadata },
+          now(),
+          retentionMs,
+        );
+      }
+    } catch (error) {
+      if (error instanceof RemoteFailure) throw withTable(error, name);
+      throw error;
+    }
+  }
+  return {
+    commits,
+    deleted,
+    requests: store.stats.requests - before.requests,
+    bytesUp: store.stats.bytesUp - before.bytesUp,
+  };
+}
+
+function remember(
+  state: RemoteState,
+  dataDir: string,
+  remote: RemoteConfig,
+  name: string,
+  table: RemoteTable,
+): void {
+  if (table.version === 0) return;
+  state.tables[name] = table;
+  saveState(dataDir, remote.url, state);
+}
+
+/** The table named in the failure's line. */
+function withTable(error: RemoteFailure, table: string): RemoteFailure {
+  return new RemoteFailure(
+    error.message.replace(/ while /, ` while committing ${table}: `),
+    error.code,
+    error.status,
+    {
+      cause: error.cause,
+    },
+  );
+}
+
+/**
+ * The day partition of a stream table: its local folders are by received_date, the UTC day
+ * of received_at, which its files hold (the folder's column they do not).
+ */
+const STREAM_PARTITION: DayPartition = { name: 'received_date', source: 'received_at' };
+
+/** The local table's files by their remote URI, with stats from the footers or the remote's entries. */
+function localTable(
+  described: LakeTableFiles,
+  paths: TablePaths,
+  writer: string,
+  live: ReadonlyMap<string, { file: DataFile }>,
+): LocalTable {
+  const { table } = described;
+  const partition = table.partitionColumn === STREAM_PARTITION.name ? STREAM_PARTITION : undefined;
+  if (table.partitionColumn && !partition)
+    throw new Error(
+      `remote: ${table.name} is partitioned by ${table.partitionColumn}, which the remote does not know`,
+    );
+  const files = new Map<string, LocalFile>();
+  for (const file of described.files) {
+    const uri = paths.uri(paths.dataKey(file.place, writer));
+    const known = live.get(uri)?.file;
+    files.set(uri, {
+      path: file.path,
+      bytes: file.bytes,
+      partition: partition && file.partition ? { [partition.name]: epochDays(file.partition) } : {},
+      ...(file.stats ? { stats: { rows: file.stats.rows, bounds: file.stats.bounds } } : {}),
+      ...(known ? { known } : {}),
+    });
+  }
+  return { name: table.name, columns: table.columns, ...(partition ? { partition } : {}), files };
+}

@@ -1,0 +1,61 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RemoteTable } from './read-remote-table.js';
+
+/** The data directory's folder of what it knows about its remotes. */
+export const REMOTE_DIR = 'remote';
+const WRITER_FILE = 'writer-id';
+
+/**
+ * This data directory's writer id: the first part of the name of every data file it uploads,
+ * which makes its files its own in tables other hosts commit to as well (a commit removes only
+ * its own files that the local lake no longer has). Made once and kept: a copy of the data
+ * directory that commits to the same remote must delete `remote/writer-id` first, or the two
+ * would remove each other's files.
+ */
+export function writerId(dataDir: string): string {
+  const dir = join(dataDir, REMOTE_DIR);
+  const path = join(dir, WRITER_FILE);
+  try {
+    const id = readFileSync(path, 'utf8').trim();
+    if (/^w[0-9a-f]{12}$/.test(id)) return id;
+  } catch {}
+  mkdirSync(dir, { recursive: true });
+  const id = `w${randomBytes(6).toString('hex')}`;
+  atomicWrite(path, `${id}\n`);
+  return id;
+}
+
+/**
+ * What this data directory last committed to (or read from) each table of a remote, so that a
+ * publish need not read the table back: its metadata version, metadata and manifests. Only a
+ * cache: a commit based on a stale one fails its conditional write and reads the table again.
+ */
+export interface RemoteState {
+  readonly tables: Record<string, RemoteTable>;
+}
+
+function statePath(dataDir: string, url: string): string {
+  const hash = createHash('sha256').update(url).digest('hex').slice(0, 16);
+  return join(dataDir, REMOTE_DIR, `state-${hash}.json`);
+}
+
+export function loadState(dataDir: string, url: string): RemoteState {
+  try {
+    const state = JSON.parse(readFileSync(statePath(dataDir, url), 'utf8')) as RemoteState & { url?: string };
+    if (state.url === url && state.tables) return { tables: state.tables };
+  } catch {}
+  return { tables: {} };
+}
+
+export function saveState(dataDir: string, url: string, state: RemoteState): void {
+  mkdirSync(join(dataDir, REMOTE_DIR), { recursive: true });
+  atomicWrite(statePath(dataDir, url), JSON.stringify({ url, tables: state.tables }));
+}
+
+function atomicWrite(path: string, text: string): void {
+  const temp = `${path}.tmp-${process.pid}`;
+  writeFileSync(temp, text);
+  renameSync(temp, path);
+}
