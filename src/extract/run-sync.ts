@@ -14,7 +14,14 @@ import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/index.js';
-import { maintainLake, openStaging, publishRunRecord, publishSync } from '../warehouse/index.js';
+import {
+  maintainLake,
+  openStaging,
+  publishRunRecord,
+  publishSync,
+  repairedTextMessage,
+  takeRepairedText,
+} from '../warehouse/index.js';
 import { checkBeforePublish, type DataCheckSummary } from './check-before-publish.js';
 import type { ExtractContext } from './extract-context.js';
 import { extractGlobals } from './extract-globals.js';
@@ -195,6 +202,8 @@ async function begin(session: SyncSession): Promise<BegunRun> {
     { runId, snapshotDate, resumed: begun.resumed, segments: segments.map((s) => s.name) },
     'sync started',
   );
+  // The text repaired from here on is this run's (an earlier run in this process took its own).
+  takeRepairedText();
   const api = deps.client ?? (await createClient(config, deps));
   session.client = api;
   const writer = await timed(session, 'openStaging', () =>
@@ -291,6 +300,9 @@ async function checkAndPublish(
     }),
   );
   registry.finish(run, { status: 'succeeded', rowsWritten: published.rowsWritten, counters }, finishedAt);
+  // One line for the run: every value whose broken text (lone surrogates) was stored as U+FFFD.
+  const repaired = takeRepairedText();
+  if (repaired) deps.logger.warn({ repairedText: repaired.fields }, repairedTextMessage(repaired));
   await rm(writer.path, { force: true });
   await rm(`${writer.path}.wal`, { force: true });
   // Lake upkeep (closed days' sink parts merged, old versions removed): the data is

@@ -49,6 +49,7 @@ export {
 } from './read/query-read-only.js';
 export { queryUserSql } from './read/query-user-sql.js';
 export { openStaging } from './staging/open-staging.js';
+export { type RepairedText, repairedTextMessage, takeRepairedText } from './staging/text-repairs.js';
 export * from './table-registry.js';
 export type {
   DataCheckInput,

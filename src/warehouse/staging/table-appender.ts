@@ -12,6 +12,7 @@ import {
   type RawValue,
   type ValueConverter,
 } from './to-duckdb-value.js';
+import { wellFormedConverter } from './well-formed-text.js';
 import { writeChunkColumn } from './write-chunk-column.js';
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
@@ -52,7 +53,9 @@ export async function tableColumns(
  * a time (column-major, values converted to the column's type and written straight into
  * the chunk's vectors by writeChunkColumn; never row-by-row INSERT).
  * The column list is the table's own, introspected from the appender: a row missing a
- * column gives NULL, a row's unknown column is ignored.
+ * column gives NULL, a row's unknown column is ignored. Every string is made valid UTF-8, and
+ * every JSON text readable JSON, on its way in (well-formed-text.ts): this is the one door of
+ * rows into DuckDB (staging, and the lake's scratch tables of the sink and the run records).
  */
 export class TableAppender {
   private readonly columns: RawValue[][];
@@ -83,7 +86,12 @@ export class TableAppender {
     const appender = await connection.createAppender(table, 'main', catalog ?? null);
     const types = names.map((_, index) => appender.columnType(index));
     const kinds = types.map((type) => columnKind(type));
-    const converters = kinds.map((kind) => converterFor(kind));
+    // Text columns (JSON is a VARCHAR alias) get well-formed text, a repair counted (well-formed-text.ts).
+    const converters = kinds.map((kind, c) =>
+      kind === 'varchar'
+        ? wellFormedConverter(table, names[c]!, types[c]!.alias === 'JSON')
+        : converterFor(kind),
+    );
     return new TableAppender(table, appender, names, types, kinds, converters);
   }
 
