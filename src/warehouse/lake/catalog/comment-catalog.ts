@@ -6,8 +6,8 @@ import { type CatalogDescriptions, catalogDescriptions, columnDescription } from
  * Writes the descriptions (catalogDescriptions) into the catalog being written, the database
  * `catalog` (the connection's current one): COMMENT ON each table and view of its main schema and
  * on each of their columns, so `duckdb_tables()`, `duckdb_views()`, `duckdb_columns()` and
- * `information_schema` (what BI tools' schema browsers read) show them. One transaction: one
- * commit for every comment. A table, view or column nothing describes is left without (the
+ * `information_schema` (what BI tools' schema browsers read) show them. One transaction, one
+ * call: one commit for every comment. A table, view or column nothing describes is left without (the
  * catalog-comments test fails on it).
  */
 export async function commentCatalog(
@@ -39,7 +39,8 @@ export async function commentCatalog(
   }
   await connection.run('begin transaction');
   try {
-    for (const statement of statements) await connection.run(statement);
+    // One call for them all: a call each cost three times as long (its round trip, not DuckDB's work).
+    if (statements.length > 0) await connection.run(statements.join(';\n'));
     await connection.run('commit');
   } catch (error) {
     await connection.run('rollback');
