@@ -16,6 +16,7 @@ export const CONFIG_FILE_KEYS = [
   'pageSize',
   'maxRetries',
   'timeoutMs',
+  'responseDeadlineMs',
   'segments',
   'schedule',
   'checks',

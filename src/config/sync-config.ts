@@ -19,6 +19,7 @@ import { HISTORY_DEFAULTS } from '../warehouse/checks/history-defaults.js';
 import type { HistorySettings } from '../warehouse/index.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 import { resolveDataDir } from './data-dir.js';
+import { explainIssue } from './explain-issue.js';
 
 /**
  * Requests per second when neither flag nor config says: the API's limits depend on the
@@ -186,10 +187,5 @@ export function isIsoDate(value: string): boolean {
 function parseWith<T>(schema: z.ZodType<T>, value: unknown, source: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const path = issue.path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-    .join('')
-    .replace(/^\./, '');
-  throw new UserError(`${source}: ${path ? `${path}: ` : ''}${issue.message}`);
+  throw new UserError(`${source}: ${explainIssue(schema, result.error.issues[0]!, value)}`);
 }

@@ -82,7 +82,7 @@ describe('sync configuration', () => {
     // `_` starts the lake's schema anchors (and files Spark and Hive skip).
     [{ segments: [{ name: '_schema', tags: ['1'] }] }, /segments\[0\]\.name: segment names are/],
     [{ rps: -1 }, /rps: /],
-    [{ rsp: 3 }, /Unrecognized key/],
+    [{ rsp: 3 }, /unknown key "rsp" \(did you mean "rps"\?\)/],
     ['{ not json', /not valid JSON/],
   ])('rejects a bad config file field with a line naming it: %j', (content, message) => {
     const file = configFile(content);
