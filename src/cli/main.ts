@@ -12,6 +12,7 @@ import { USAGE_EXIT_CODE } from '../util/user-error.js';
 import { registerCatalog } from './catalog-command.js';
 import { registerDemo } from './demo-command.js';
 import { registerHooks } from './hooks-command.js';
+import { addLogOptions } from './log-options.js';
 import { registerNotify } from './notify-command.js';
 import { registerQuery } from './query-command.js';
 import { registerRemote } from './remote-command.js';
@@ -60,6 +61,7 @@ export function buildProgram(): Command {
   ]) {
     register(program);
   }
+  addLogOptions(program);
   return program;
 }
 
