@@ -6,9 +6,10 @@ import { listViews } from '../../create-views.js';
 import { fsyncPath } from '../core/fsync-path.js';
 
 /**
- * Bumped when the catalog's own shape (not the migrations or views) changes. 2: latest_<fact>
- * read the lake themselves (no `lake_latest` schema), and every table, view and column has
- * its description (COMMENT ON).
+ * Bumped when the catalog's own shape (not the migrations or views) changes, or a description
+ * written in code (catalog-descriptions.ts, latestViewDescription): those in the SQL are
+ * hashed with it. 2: latest_<fact> read the lake themselves (no `lake_latest` schema), and
+ * every table, view and column has its description (COMMENT ON).
  */
 const CATALOG_FORMAT = 2;
 
