@@ -12,6 +12,11 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     describe: 'normalize + load >= 1M rows with no network, vs read_json and row-by-row INSERT',
     load: async () => (await import('./load.js')).runLoadBench,
   },
+  parse: {
+    describe:
+      "what parsing replies costs: JSON.parse vs the client's parseJsonExact (common pages, pages with a big integer)",
+    load: async () => (await import('./parse.js')).runParseBench,
+  },
   sync: {
     describe:
       'full syncs against the simulator (plain limit, overload 429s, an unannounced limit at half the rate, a strict burst-1 bucket): wall time vs the floor, 429 share, peak RSS',

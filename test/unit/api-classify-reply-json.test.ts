@@ -1,4 +1,6 @@
 /** What classifyReply makes of a 2xx body's JSON: big integers exact, too deep refused in one line. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyReply, type ReplyPolicy } from '../../src/api/classify-reply.js';
 import { FatalApiError } from '../../src/api/errors.js';
@@ -47,5 +49,11 @@ describe('classifyReply: the JSON of a 2xx', () => {
     const verdict = classifyReply({ sentAt: 0, reply: { status: 404, headers: {}, text: deep } }, policy);
     expect(verdict.type).toBe('fatal');
     expect((verdict as { error: FatalApiError }).error.message).toMatch(/^404 Not Found on GET/);
+  });
+
+  it('docs/api.md names the same limit', () => {
+    const docs = readFileSync(join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8');
+    expect(docs).toContain(`reply nested deeper than ${MAX_JSON_DEPTH} levels`);
+    expect(docs).toContain(`deeper than ${MAX_JSON_DEPTH} levels (none`);
   });
 });
