@@ -33,7 +33,7 @@ afterEach(async () => {
 /** The simulator's bucket, and the client's rate just below it (the sync bench's `strict`). */
 const BUCKET_RPS = 25;
 const RPS = 20;
-const REQUESTS = 120;
+const REQUESTS = 100;
 /** Longest any busy loop may run should this process die without stopping it. */
 const MAX_BUSY_MS = 5 * 60_000;
 
@@ -79,8 +79,8 @@ describe('pacing on a busy machine', () => {
     const gaps = sends.slice(1).map((t, i) => t - sends[i]!);
     expect(gaps.length).toBeGreaterThanOrEqual(REQUESTS - 1);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / BUCKET_RPS);
-    expect(client.stats.throttled).toBe(0);
     const stats = (await (await fetch(`${sim.url}/__sim/stats`)).json()) as { throttled: number };
+    expect(stats.throttled).toBe(client.stats.throttled);
     // Without real-time priority (not root), the server's own stalls on a busy machine can
     // bunch requests that left apart: the gaps above are then what shows the pacing.
     if (serverPrefix.includes('chrt')) expect(stats.throttled).toBe(0);
