@@ -2,8 +2,8 @@ import type { ReadQuery } from '../warehouse/index.js';
 
 /**
  * A table or view of the published catalog, as BI tools' schema browsers see it: its
- * description (COMMENT ON, from the SQL that declares it: src/warehouse/lake/catalog/
- * sql-descriptions.ts). `table`: one of the warehouse's tables (a view over the lake with the
+ * description (COMMENT ON, from the SQL that declares it: src/warehouse/sql-descriptions.ts).
+ * `table`: one of the warehouse's tables (a view over the lake with the
  * table's name, or schema_migrations); `view`: an analyst view.
  */
 export interface CatalogObject {

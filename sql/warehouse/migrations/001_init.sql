@@ -14,7 +14,7 @@
 -- Descriptions: the comment lines right above a `create table` describe the table, a column's
 -- trailing comment the column, and the block below a column of that name in any table or view
 -- that does not describe it itself. The catalog (warehouse.duckdb) carries them as COMMENT ON,
--- for BI tools and `campaign-warehouse tables` (src/warehouse/lake/catalog/sql-descriptions.ts).
+-- for BI tools and `campaign-warehouse tables` (src/warehouse/sql-descriptions.ts).
 -- Comments may be edited in a shipped migration; its statements may not.
 --
 -- Shared columns (a column of this name, unless its table or view describes it):
