@@ -28,11 +28,11 @@ export function validateHttpsUrl(raw: string, what: string): URL {
  * /v3/, so a base URL ending in /v3 (as the API's documentation writes its endpoints) would
  * ask for /v3/v3/...: refused with a line saying to leave it out.
  */
-export function validateBaseUrl(raw: string): URL {
-  const url = validateHttpsUrl(raw, 'base URL');
+export function validateBaseUrl(raw: string, source = 'base URL'): URL {
+  const url = validateHttpsUrl(raw, source);
   if (/\/v3\/*$/i.test(url.pathname))
     throw new UserError(
-      `base URL ${raw} ends in /v3: give it without /v3 (every request adds /v3/... itself)`,
+      `${source}: ${raw} ends in /v3: give it without /v3 (every request adds /v3/... itself)`,
     );
   return url;
 }

@@ -109,9 +109,20 @@ export function resolveApiSettings(
       'no API base URL: pass --base-url, set CW_BASE_URL, or set baseUrl in the config file',
     );
   }
-  parseWith(z.url({ protocol: /^https?$/ }), baseUrl, '--base-url / CW_BASE_URL');
+  const source =
+    flags.baseUrl !== undefined
+      ? '--base-url'
+      : env.CW_BASE_URL !== undefined
+        ? 'CW_BASE_URL'
+        : `config file ${configPath}: baseUrl`;
+  // "127.0.0.1:8080" would parse as a URL of scheme "127.0.0.1:".
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl))
+    throw new UserError(
+      `${source}: "${baseUrl}" has no scheme: write https://${baseUrl} (http:// only for a loopback host)`,
+    );
+  parseWith(z.url({ protocol: /^https?$/ }), baseUrl, source);
   // Refused here, before a run is recorded or anything is opened.
-  validateBaseUrl(baseUrl);
+  validateBaseUrl(baseUrl, source);
   const apiKey = env.CW_API_KEY;
   if (!apiKey)
     throw new UserError('CW_API_KEY is not set: export the API key in the environment (never as a flag)');

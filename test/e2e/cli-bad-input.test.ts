@@ -58,6 +58,11 @@ function table(): Record<string, Case[]> {
       { args: ['sync', ...API], env: { ...KEY, CW_LOG_LEVEL: 'loud' }, names: 'loud' },
       { args: ['sync', '--base-url', 'ftp://api.example.com'], env: KEY, names: '--base-url' },
       { args: ['sync', '--base-url', 'https://api.example.com/v3'], env: KEY, names: 'without /v3' },
+      {
+        args: ['sync'],
+        env: { ...KEY, CW_BASE_URL: '127.0.0.1:8080' },
+        names: 'CW_BASE_URL: "127.0.0.1:8080" has no scheme',
+      },
       { args: ['sync', ...API], env: { ...KEY, CW_CA_FILE: join(dir, 'no-ca.pem') }, names: 'no-ca.pem' },
       // --force: between 18:00 and 21:00 UTC the refresh window would be named first.
       { args: ['sync', ...API, '--force', '--data-dir', notSqlite], env: KEY, names: 'state.sqlite' },
