@@ -2,7 +2,7 @@
  * Charts drawn once, when the report is written: a Vega-Lite spec compiled to Vega and
  * rendered headless to an SVG string (no DOM, no canvas, no script in the page).
  */
-import { parse, View } from 'vega';
+import { logger, parse, View, Warn } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
 /** Shared look: system fonts only (nothing to fetch), sizes legible on screen and in print. */
@@ -15,16 +15,32 @@ export const CHART_CONFIG = {
   header: { labelFontSize: 13, titleFontSize: 13 },
   title: { fontSize: 14, anchor: 'start' },
   range: {
-    // Okabe-Ito: distinguishable with the common colour-vision deficiencies.
-    category: ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'],
+    // Tableau 10: ten distinct hues in an order where neighbours differ most (Okabe-Ito's
+    // blue and sky blue looked alike side by side in a legend).
+    category: { scheme: 'tableau10' },
   },
 } as const;
 
+/**
+ * The chart as an SVG string. Vega logs what goes wrong while drawing (a bad format, an
+ * expression that does not parse) and draws on, leaving an axis or a mark out: such an
+ * error fails the chart here instead of leaving a quietly broken one in the report.
+ */
 export async function renderChart(spec: TopLevelSpec): Promise<string> {
   const vegaSpec = compile({ config: CHART_CONFIG, ...spec } as TopLevelSpec).spec;
-  const view = new View(parse(vegaSpec), { renderer: 'none' });
+  const errors: unknown[] = [];
+  const log = logger(Warn, 'warn', (method, _level, args) => {
+    if (method === 'error') errors.push(args[0]);
+    else process.stderr.write(`vega: ${args.map(String).join(' ')}\n`);
+  });
+  const view = new View(parse(vegaSpec), { renderer: 'none', logger: log });
   try {
-    return await view.toSVG();
+    const svg = await view.toSVG();
+    if (errors.length > 0)
+      throw new Error(`chart "${spec.description ?? 'untitled'}": ${String(errors[0])}`, {
+        cause: errors[0],
+      });
+    return svg;
   } finally {
     view.finalize();
   }

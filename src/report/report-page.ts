@@ -4,6 +4,7 @@
  * opens offline, by double-click, and prints.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import type { ChartLayout } from './chart-layout.js';
 import {
   changesSpec,
   documentsSpec,
@@ -27,7 +28,8 @@ interface ChartSection {
   readonly rows: readonly Row[];
   /** Said instead of a chart when there are no rows. */
   readonly empty: string;
-  readonly spec: () => TopLevelSpec;
+  /** The chart, drawn for each layout (chart-layout.ts). */
+  readonly spec: (layout: ChartLayout) => TopLevelSpec;
   readonly table: {
     readonly caption: string;
     readonly columns: readonly Column[];
@@ -113,10 +115,10 @@ function whatChanged(data: ReportData): ChartSection {
   return {
     id: 'what-changed',
     title: 'What changed',
-    intro: `The campaigns that moved most in engagement since ${since} (the top ${TOP_CHANGES}, up or down), with their EMV; then the history checks that failed: figures that fell, posts or networks that vanished, a change outside the campaign's usual band.`,
+    intro: `The campaigns that moved most in engagement since ${since} (the top ${TOP_CHANGES}, up or down), with their EMV. The moves span orders of magnitude, so the bars are on a symmetric log scale (each gridline ten times the one before) and carry their figures. Then the history checks that failed: figures that fell, posts or networks that vanished, a change outside the campaign's usual band.`,
     rows: data.changes,
     empty: 'Only one snapshot in this segment: nothing to compare yet.',
-    spec: () => changesSpec(data.changes),
+    spec: (layout) => changesSpec(data.changes, layout),
     table: {
       caption: `Engagement and EMV per campaign, on the previous snapshot and on ${latest}`,
       columns: [
@@ -137,11 +139,15 @@ async function renderSection(section: ChartSection): Promise<string> {
   const head = `<section id="${section.id}" aria-labelledby="${section.id}-h"><h2 id="${section.id}-h">${escapeHtml(section.title)}</h2>\n<p class="note">${section.intro}</p>`;
   if (section.rows.length === 0)
     return `${head}\n<p class="empty" role="note">${escapeHtml(section.empty)}</p>\n</section>`;
-  const svg = await renderChart(section.spec());
+  // Both drawn; the stylesheet shows the one that fits the window (the page has no script).
+  const [wide, narrow] = await Promise.all([
+    renderChart(section.spec('wide')),
+    renderChart(section.spec('narrow')),
+  ]);
   const { caption, columns, rows = section.rows } = section.table;
   return [
     head,
-    `<figure class="chart" aria-describedby="t-${section.id}-caption">${svg}<figcaption>${escapeHtml(caption)}: the figures are in the table below.</figcaption></figure>`,
+    `<figure class="chart" aria-describedby="t-${section.id}-caption"><div class="chart-wide">${wide}</div><div class="chart-narrow">${narrow}</div><figcaption>${escapeHtml(caption)}: the figures are in the table below.</figcaption></figure>`,
     htmlTable(`t-${section.id}`, caption, columns, rows),
     section.extra ?? '',
     '</section>',
@@ -172,12 +178,14 @@ function topCampaigns(data: ReportData, latest: string, history: readonly Row[])
   return {
     id: 'campaigns',
     title: 'Top campaigns over time',
-    intro: data.campaigns.length
-      ? 'Engagement and EMV of the campaigns asked for, on each snapshot of the window.'
-      : `Engagement and EMV, on each snapshot of the window, of the campaigns with the most engagement on ${escapeHtml(latest)} (the top ${TOP_CAMPAIGNS}).`,
+    intro: `${
+      data.campaigns.length
+        ? 'Engagement and EMV of the campaigns asked for, on each snapshot of the window'
+        : `Engagement and EMV, on each snapshot of the window, of the campaigns with the most engagement on ${escapeHtml(latest)} (the top ${TOP_CAMPAIGNS})`
+    }: one small chart per campaign and figure, each on its own scale (its axis does not start at zero), so a jump in one campaign does not flatten the others.`,
     rows: data.history,
     empty: 'No campaign snapshot in this window: nothing to draw.',
-    spec: () => historySpec(history, data.followed),
+    spec: (layout) => historySpec(history, data.followed, layout),
     table: {
       caption: 'Engagement and EMV per snapshot and campaign',
       columns: [
@@ -198,7 +206,7 @@ function networks(data: ReportData, latest: string, named: CampaignNamer): Chart
     intro: `Posts, engagement and EMV per network on ${escapeHtml(latest)}, over the campaigns of the report. These add up across campaigns; reach does not, so it is shown per campaign and network below, never summed.`,
     rows: data.networkTotals,
     empty: 'No network figures on the latest snapshot.',
-    spec: () => networkSpec(data.networkTotals),
+    spec: (layout) => networkSpec(data.networkTotals, layout),
     table: {
       caption: 'Posts, engagement and EMV per network',
       columns: [{ key: 'network', label: 'network', kind: 'text' }, ...SUMMED],
@@ -228,7 +236,7 @@ function topInfluencers(data: ReportData, latest: string): ChartSection {
     intro: `The influencers with the most engagement on ${escapeHtml(latest)} (the top ${TOP_INFLUENCERS}), over their campaigns in this report.`,
     rows: data.influencers,
     empty: 'No influencer figures on the latest snapshot.',
-    spec: () => influencerSpec(data.influencers),
+    spec: (layout) => influencerSpec(data.influencers, layout),
     table: {
       caption: 'Top influencers by engagement',
       columns: [
@@ -249,7 +257,7 @@ function salesAgainstBudget(data: ReportData, latest: string): ChartSection {
     intro: `Sales attributed to influencers on ${escapeHtml(latest)}, per currency, against the budget of the influencers they are attributed to. The API does not state the budget's currency: read each panel within its currency; currencies are never added.`,
     rows: data.sales,
     empty: 'No sales attributed on the latest snapshot.',
-    spec: () => salesSpec(data.sales),
+    spec: (layout) => salesSpec(data.sales, layout),
     table: {
       caption: 'Sales and budget per currency',
       columns: [
@@ -262,19 +270,19 @@ function salesAgainstBudget(data: ReportData, latest: string): ChartSection {
   };
 }
 
-/** "Streamed documents": the pushed documents per day and search type. */
+/** "Streamed documents": the pushed documents per day of publication and search type. */
 function streamedDocuments(data: ReportData): ChartSection {
   return {
     id: 'documents',
-    title: 'Streamed documents',
-    intro: `Documents pushed to the hooks per day and search type${data.documentsWindow ? `, ${escapeHtml(data.documentsWindow.from)} to ${escapeHtml(data.documentsWindow.to)}` : ''}. They belong to searches, not campaigns: the campaign and segment options do not apply.`,
+    title: 'Streamed documents by day of publication',
+    intro: `Documents pushed to the hooks, per search type and per day they were published (the document's own <code>published_date</code>, UTC; the day the sink received it when it has none), not the day they were pushed: Freshness says when the last delivery arrived${data.documentsWindow ? `. Shown: those published ${escapeHtml(data.documentsWindow.from)} to ${escapeHtml(data.documentsWindow.to)}` : ''}. They belong to searches, not campaigns: the campaign and segment options do not apply.`,
     rows: data.documents,
     empty: 'No streamed documents in the warehouse.',
-    spec: () => documentsSpec(data.documents),
+    spec: (layout) => documentsSpec(data.documents, layout),
     table: {
-      caption: 'Documents per day and search type',
+      caption: 'Documents per day of publication and search type',
       columns: [
-        { key: 'day', label: 'day', kind: 'date' },
+        { key: 'day', label: 'day published', kind: 'date' },
         { key: 'search_type', label: 'search type', kind: 'text' },
         { key: 'documents', label: 'documents', kind: 'count' },
       ],

@@ -12,12 +12,24 @@ h3 { font-size: 15px; margin: 16px 0 6px; }
 section { background: white; border: 1px solid var(--line); border-radius: 8px; padding: 18px 20px; margin: 16px 0; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 18px; margin: 8px 0; }
 .facts dt { font-weight: 600; }
-.facts dd { margin: 0; }
+.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
 .warn { color: var(--warn); font-weight: 600; }
 .ok { color: var(--ok); font-weight: 600; }
 .empty { padding: 14px; border: 1px dashed var(--line); border-radius: 6px; color: var(--muted); background: #fafafa; }
 figure { margin: 8px 0 12px; overflow-x: auto; }
-figure svg { max-width: 100%; height: auto; }
+figure svg { display: block; max-width: 100%; height: auto; }
+/* Each chart is drawn twice, wide and narrow: a phone-sized window gets the narrow one. */
+.chart-narrow { display: none; }
+@media screen and (max-width: 720px) {
+  header, main, footer { padding: 0 10px; }
+  section { padding: 14px 12px; }
+  .chart-wide { display: none; }
+  .chart-narrow { display: block; }
+  .facts { grid-template-columns: 1fr; gap: 0; }
+  .facts dd { margin-bottom: 8px; }
+  /* A wide table scrolls in its frame; its caption stays in view and wraps. */
+  caption { position: sticky; left: 0; max-width: calc(100vw - 48px); }
+}
 figcaption { color: var(--muted); font-size: 13px; }
 .table-wrap { max-height: 340px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
 .table-wrap + .table-wrap { margin-top: 14px; }

@@ -90,14 +90,20 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
     expect(html).toMatch(
       /<dd id="last-publish">newest published delivery received 2026-11-20T23:05:00Z; 2 deliveries, 18 documents kept/,
     );
-    const [[checks]] = (await sql(
+    // Every check that ran on the snapshot, rule and history, as `status` counts them.
+    const [[rules, history, failing]] = (await sql(
       dataDir,
-      `select count(*)::int from data_checks where snapshot_date = '${latest}' and segment = 'all' and kind = 'rule'`,
-    )) as [[number]];
-    expect(checks).toBeGreaterThan(10);
-    expect(html).toContain(
-      `<dd id="checks-summary"><span class="ok">all ${checks} checks passed</span> (snapshot ${latest})</dd>`,
-    );
+      `select count(*) filter (where kind = 'rule')::int, count(*) filter (where kind = 'history')::int,
+              count(*) filter (where failing > 0)::int
+         from data_checks where snapshot_date = '${latest}' and segment = 'all'`,
+    )) as [[number, number, number]];
+    expect(rules).toBeGreaterThan(10);
+    expect(history).toBeGreaterThan(0);
+    const summary =
+      /<dd id="checks-summary"><span class="(ok|warn)">(.*?)<\/span>.*\(snapshot (.*)\)<\/dd>/.exec(html);
+    expect(summary?.[1]).toBe(failing ? 'warn' : 'ok');
+    expect(summary?.[2]).toMatch(new RegExp(`^(all |\\d+ of )${rules + history} checks (passed|failing)$`));
+    expect(summary?.[3]).toBe(latest);
   });
 
   it('top campaigns over time: engagement and EMV per snapshot of the 5 most engaging', async () => {
@@ -230,9 +236,12 @@ describe('report: the numbers in its tables equal SQL on the warehouse', () => {
        create or replace view data_check_failures as select * from test_failures;`,
     );
     expect(page).toMatch(
-      /<dd id="checks-summary"><span class="warn">1 of 2 checks failing<\/span> \(snapshot 2026-11-20\)/,
+      /<dd id="checks-summary"><span class="warn">2 of 3 checks failing<\/span>: 1 of 2 rule checks failing[^;]*; 1 of 1 history check failing[^<]*\(snapshot 2026-11-20\)/,
     );
-    expect(tableRows(page, 't-checks')).toEqual([['campaign_num_posts', 'failed', '5', '1']]);
+    expect(tableRows(page, 't-checks')).toEqual([
+      ['campaign_num_posts', 'rule', 'failed', '5', '1'],
+      ['posts_not_vanishing', 'history', 'failed', '20', '1'],
+    ]);
     expect(tableRows(page, 't-check-failures')).toEqual([['campaign_num_posts', campaign, '—', '25', '22']]);
     // The history check is in "what changed", with the figure before and after.
     expect(tableRows(page, 't-history-failures')).toEqual([

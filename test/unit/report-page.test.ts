@@ -34,7 +34,7 @@ const nasty: ReportData = {
   checks: {
     recorded: true,
     snapshot: '2026-11-21',
-    checks: [{ check_name: NASTY, status: 'failed', checked: 3, failing: 1 }],
+    checks: [{ check_name: NASTY, kind: 'rule', status: 'failed', checked: 3, failing: 1 }],
     failures: [{ check_name: NASTY, campaign_id: NASTY, entity_id: NASTY, expected: 2, actual: 3 }],
     historyFailures: [
       {
@@ -89,10 +89,12 @@ describe('report page', () => {
     );
     expect(tableRows(html, 't-networks')).toEqual([[NASTY, '1', '2', '10', '1.5']]);
     expect(tableRows(html, 't-check-failures')).toEqual([[NASTY, NASTY, NASTY, '2', '3']]);
+    expect(tableRows(html, 't-checks')).toEqual([[NASTY, 'rule', 'failed', '3', '1']]);
     expect(tableRows(html, 't-history-failures')).toEqual([[NASTY, NASTY, NASTY, '3', '1']]);
     expect(tableRows(html, 't-what-changed')).toEqual([[NASTY, '12', '10', '-2', '1.75', '1.5', '-0.25']]);
-    // Six charts drawn, each label escaped inside its SVG.
-    expect(html.match(/<svg /g)).toHaveLength(6);
+    // Six charts drawn, each wide and narrow, each label escaped inside its SVG.
+    expect(html.match(/<svg /g)).toHaveLength(12);
+    expect(html.match(/<div class="chart-narrow"><svg /g)).toHaveLength(6);
   });
 
   it('the reference finder finds what it looks for, and not escaped text', () => {
@@ -122,7 +124,13 @@ describe('report page', () => {
   });
 
   it('counts skipped checks apart (nothing to compare is not a pass), and an all-zero chart reads 0', async () => {
-    const check = (name: string, status: string) => ({ check_name: name, status, checked: 0, failing: 0 });
+    const check = (name: string, status: string) => ({
+      check_name: name,
+      kind: 'rule',
+      status,
+      checked: 0,
+      failing: 0,
+    });
     const beauty: ReportData = {
       ...empty,
       segment: 'beauty',
@@ -137,10 +145,49 @@ describe('report page', () => {
     };
     const html = await renderReportPage(beauty);
     expect(html).toContain(
-      '<dd id="checks-summary"><span class="ok">2 passed</span>, 1 skipped (nothing to compare) (snapshot 2026-11-21)</dd>',
+      '<dd id="checks-summary"><span class="ok">2 of 3 checks passed</span>, 1 skipped (nothing to compare): 3 rule checks, none failing (snapshot 2026-11-21)</dd>',
     );
     expect(html).not.toContain('all 3 checks passed');
     expect(html).toContain('<svg');
     expect(html).not.toContain('0.000000');
+  });
+
+  it('the headline counts every check that ran, rule and history: one failing history check turns it from green to a warning', async () => {
+    const check = (name: string, kind: string, failing: number) => ({
+      check_name: name,
+      kind,
+      status: failing ? 'failed' : 'passed',
+      checked: 10,
+      failing,
+      compared_with: kind === 'history' ? '2026-11-20' : null,
+    });
+    const checks = (anomaly: number): ReportData['checks'] => ({
+      recorded: true,
+      snapshot: '2026-11-21',
+      checks: [
+        ...Array.from({ length: 16 }, (_, i) => check(`rule_${i}`, 'rule', 0)),
+        ...Array.from({ length: 6 }, (_, i) => check(`history_${i}`, 'history', 0)),
+        check('campaign_engagement_anomaly', 'history', anomaly),
+      ],
+      failures: [],
+      historyFailures: [],
+    });
+    const passing = await renderReportPage({ ...empty, checks: checks(0) });
+    expect(passing).toContain(
+      '<dd id="checks-summary"><span class="ok">all 23 checks passed</span>: 16 rule checks, none failing; 7 history checks, none failing, against 2026-11-20 (snapshot 2026-11-21)</dd>',
+    );
+    expect(passing).not.toContain('id="t-checks"');
+
+    const failing = await renderReportPage({ ...empty, checks: checks(1) });
+    const summary = /<dd id="checks-summary">(.*)<\/dd>/.exec(failing)?.[1];
+    expect(summary).toBe(
+      '<span class="warn">1 of 23 checks failing</span>: 16 rule checks, none failing; 1 of 7 history checks failing: warnings, a change across days can be real (see What changed), against 2026-11-20 (snapshot 2026-11-21)',
+    );
+    expect(summary).not.toContain('class="ok"');
+    expect(tableRows(failing, 't-checks')).toEqual([
+      ['campaign_engagement_anomaly', 'history', 'failed', '10', '1'],
+    ]);
+    // The rule checks' disagreements are not listed for a history check: "what changed" has them.
+    expect(failing).not.toContain('<h3>Disagreements');
   });
 });
