@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { stringifyExact } from '../util/parse-json-exact.js';
 import { type ApiFlags, addApiOptions, withApi } from './api-context.js';
 import { numberIn } from './number-in.js';
 
@@ -118,7 +119,8 @@ function hookId(value: string): string {
 
 function print(views: readonly object[], json: boolean | undefined, single: boolean): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(single ? views[0] : views, null, 2)}\n`);
+    // A big integer the API sent (a search id past 2^53) is a bigint: written digit for digit.
+    process.stdout.write(`${stringifyExact(single ? views[0] : views, 'hooks', 2)}\n`);
     return;
   }
   if (!views.length) process.stdout.write('no hooks\n');

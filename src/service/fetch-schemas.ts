@@ -2,6 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ApiClient, SearchType } from '../api/types.js';
 import { streamingSchemaPath } from '../sink/schema-validators.js';
+import { stringifyExact } from '../util/parse-json-exact.js';
 import { UserError } from '../util/user-error.js';
 
 const TYPES: readonly SearchType[] = ['social', 'editorial', 'broadcast'];
@@ -16,7 +17,8 @@ export async function fetchSchemas(client: ApiClient, dataDir: string): Promise<
     }
     const file = streamingSchemaPath(dataDir, type);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(`${file}.tmp`, `${JSON.stringify(schema, null, 2)}\n`);
+    // A big integer in the schema (an int64 bound) is a bigint: written digit for digit.
+    await writeFile(`${file}.tmp`, `${stringifyExact(schema, 'schema', 2)}\n`);
     await rename(`${file}.tmp`, file);
     written.push(file);
   }

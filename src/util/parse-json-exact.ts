@@ -66,19 +66,20 @@ function exactNumber(literal: string): number | bigint {
 }
 
 /**
- * JSON.stringify, but a bigint is written as its digits (JSON.stringify refuses bigints).
- * Throws JsonTooDeepError when the value nests too deep for the recursive stringifier.
+ * JSON.stringify, but a bigint is written as its digits (JSON.stringify refuses bigints); `space`
+ * indents as JSON.stringify's does. Throws JsonTooDeepError when the value nests too deep for
+ * the recursive stringifier.
  */
-export function stringifyExact(value: unknown, where = 'value'): string {
+export function stringifyExact(value: unknown, where = 'value', space?: number): string {
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value, null, space);
   } catch (error) {
     if (error instanceof RangeError) throw new JsonTooDeepError(where, MAX_JSON_DEPTH, { cause: error });
     if (!(error instanceof TypeError)) throw error;
   }
   // A bigint (the rare value parseJsonExact made): the slower stringifier that writes it.
   try {
-    return stringifyLossless(value) ?? 'null';
+    return stringifyLossless(value, null, space) ?? 'null';
   } catch (error) {
     if (error instanceof RangeError) throw new JsonTooDeepError(where, MAX_JSON_DEPTH, { cause: error });
     throw error;

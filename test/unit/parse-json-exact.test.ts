@@ -65,3 +65,12 @@ describe('stringifyExact', () => {
     expect(stringifyExact(parseJsonExact(text))).toBe(text);
   });
 });
+
+describe('stringifyExact with indentation', () => {
+  it('indents as JSON.stringify does, bigints included', () => {
+    expect(stringifyExact({ a: [1] }, 'x', 2)).toBe(JSON.stringify({ a: [1] }, null, 2));
+    expect(stringifyExact({ maximum: 9223372036854775807n }, 'schema', 2)).toBe(
+      '{\n  "maximum": 9223372036854775807\n}',
+    );
+  });
+});
