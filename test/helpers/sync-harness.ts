@@ -77,7 +77,7 @@ const RUN_DEPENDENT = new Set(['first_seen_at', 'last_seen_at', 'run_id']);
 export async function checksums(dataDir: string): Promise<Record<string, string>> {
   const columns = await rows(
     dataDir,
-    "select table_name, string_agg(column_name, ',' order by column_name) as cols from information_schema.columns where table_schema = 'main' and table_name in (select view_name from duckdb_views() where schema_name = 'main' and sql ilike '%read_parquet(%') and table_name not in ('sync_runs', 'schema_migrations') group by table_name order by table_name",
+    "select table_name, string_agg(column_name, ',' order by column_name) as cols from information_schema.columns where table_schema = 'main' and table_name in (select view_name from duckdb_views() where schema_name = 'main' and sql ilike '%read_parquet(%') and table_name not in ('sync_runs', 'schema_migrations') and not starts_with(table_name, 'latest_') group by table_name order by table_name",
   );
   const out: Record<string, string> = {};
   for (const { table_name, cols } of columns) {
