@@ -27,6 +27,7 @@ const NOT_DECIMAL = 'not a decimal number';
 const NOT_WHOLE = 'not a whole number';
 const PAST_BIGINT = 'beyond the BIGINT range';
 const PAST_DOUBLE = 'an integer too large for a DOUBLE to hold exactly';
+const PAST_DOUBLE_RANGE = 'beyond the DOUBLE range';
 const PAST_EXACT = 'too large to be exact';
 
 /**
@@ -37,7 +38,7 @@ const PAST_EXACT = 'too large to be exact';
  */
 export function toNumber(value: unknown, field: string, refused?: RefusedValues): number | null {
   if (typeof value === 'number')
-    return Number.isFinite(value) ? value : refuse(refused, field, PAST_DOUBLE, value);
+    return Number.isFinite(value) ? value : refuse(refused, field, PAST_DOUBLE_RANGE, value);
   if (value === null || value === undefined) return null;
   if (typeof value === 'bigint') {
     const number = Number(value);
@@ -46,7 +47,7 @@ export function toNumber(value: unknown, field: string, refused?: RefusedValues)
   if (typeof value !== 'string') return refuse(refused, field, NOT_A_NUMBER, value);
   if (!JSON_NUMBER.test(value)) return refuse(refused, field, NOT_DECIMAL, value);
   const number = Number(value);
-  if (!Number.isFinite(number)) return refuse(refused, field, PAST_DOUBLE, value);
+  if (!Number.isFinite(number)) return refuse(refused, field, PAST_DOUBLE_RANGE, value);
   if (Number.isSafeInteger(number) || !JSON_INTEGER.test(value)) return number;
   return BigInt(number) === BigInt(value.trim()) ? number : refuse(refused, field, PAST_DOUBLE, value);
 }

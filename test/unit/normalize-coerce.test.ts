@@ -95,7 +95,8 @@ describe('toNumber (DOUBLE columns)', () => {
     expect(number(9007199254740993n)).toEqual([null, 'an integer too large for a DOUBLE to hold exactly']);
     expect(number('9007199254740993')).toEqual([null, 'an integer too large for a DOUBLE to hold exactly']);
     expect(number(9007199254740992n)).toEqual([9007199254740992, undefined]);
-    expect(number('1e400')).toEqual([null, 'an integer too large for a DOUBLE to hold exactly']);
+    expect(number('1e400')).toEqual([null, 'beyond the DOUBLE range']);
+    expect(number(Number.POSITIVE_INFINITY)).toEqual([null, 'beyond the DOUBLE range']);
     for (const text of ['0x1F', '1e', 'Infinity', 'NaN', 'n/a', '0b1', ' ', '1_000'])
       expect(number(text), text).toEqual([null, 'not a decimal number']);
     expect(number(false)).toEqual([null, 'not a number']);
