@@ -1,16 +1,17 @@
 /**
- * `campaign-warehouse tables` through the built CLI, after a sync through it: the catalog's own
+ * `campaign-warehouse tables` through the built CLI, on a published warehouse: the catalog's own
  * descriptions of its tables, views and columns (COMMENT ON), as text and JSON.
  */
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { listViews } from '../../src/warehouse/create-views.js';
+import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { TABLES } from '../../src/warehouse/table-registry.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { run } from '../helpers/run-cli.js';
-import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
+import { removableTempDir } from '../helpers/temp-dir.js';
+import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
+import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
 interface Listed {
   name: string;
@@ -19,26 +20,16 @@ interface Listed {
 }
 
 describe('campaign-warehouse tables (built CLI)', () => {
-  let sim: RunningSimulator;
-  let dir: string;
-  let dataDir: string;
+  const data = removableTempDir('cw-cli-tables-');
+  const dataDir = join(data.dir, 'data');
 
   beforeAll(async () => {
     ensureBuiltCli();
-    sim = await startSim({ size: SMALL });
-    dir = tempDataDir();
-    dataDir = join(dir, 'data');
-    const synced = await run(
-      ['sync', '--base-url', sim.url, '--data-dir', dataDir, '--snapshot-date', '2026-11-20', '--force'],
-      { CW_API_KEY: 'sim-key' },
-      { timeoutMs: 180_000 },
-    );
-    expect(synced.code, synced.stderr).toBe(0);
+    // What a sync and the sink publish (in-process: the CLI's sync is covered by cli.test.ts).
+    await stageAndPublish(dataDir, '2026-11-20', ['all', 'vip'], { campaigns: ['c1', 'c2'] });
+    await publishStream(dataDir, sampleStreamBatch());
   }, 240_000);
-  afterAll(async () => {
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => data.remove());
 
   it('--json lists every table and view once, each with its description', async () => {
     const { code, stdout, stderr } = await run(['tables', '--json', '--data-dir', dataDir]);
@@ -112,7 +103,7 @@ describe('campaign-warehouse tables (built CLI)', () => {
   });
 
   it('no warehouse yet: exit 2, says to sync first', async () => {
-    const { code, stderr } = await run(['tables', '--data-dir', join(dir, 'empty')]);
+    const { code, stderr } = await run(['tables', '--data-dir', join(data.dir, 'empty')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/no warehouse yet.*sync/);
   });
