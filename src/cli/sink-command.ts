@@ -90,7 +90,10 @@ async function runSinkCommand(flags: SinkFlags): Promise<void> {
       import('../util/listen-failure.js'),
       import('../sink/sink-options.js'),
     ]);
-  const options = { dataDir: writableDataDir(flags), ...sinkFlagOptions(flags) };
+  const options = {
+    dataDir: writableDataDir(flags),
+    ...sinkFlagOptions(flags, sinkOptions.MAX_BODY_DEPTH_LIMIT),
+  };
   sinkOptions.checkSinkFlags(options);
   const logger = createLogger('sink');
   const notifier = await sinkNotifier(flags, options.dataDir, logger);
@@ -119,14 +122,14 @@ async function runSinkCommand(flags: SinkFlags): Promise<void> {
 }
 
 /** The flags as the sink's options (seconds to milliseconds); each bad value is a UserError naming its flag. */
-function sinkFlagOptions(flags: SinkFlags) {
+function sinkFlagOptions(flags: SinkFlags, maxDepthLimit: number) {
   const options = {
     host: flags.host,
     port: integerFlag('--port', flags.port, PORT.min, PORT.max),
     publishIntervalMs: secondsFlag('--publish-interval', flags.publishInterval, MAX_PUBLISH_INTERVAL_SECONDS),
     bodyLimitBytes: integerFlag('--body-limit', flags.bodyLimit, 1, Number.MAX_SAFE_INTEGER),
     bodyBudgetBytes: integerFlag('--body-budget', flags.bodyBudget, 1, Number.MAX_SAFE_INTEGER),
-    bodyDepthLimit: integerFlag('--depth-limit', flags.depthLimit, 2, Number.MAX_SAFE_INTEGER),
+    bodyDepthLimit: integerFlag('--depth-limit', flags.depthLimit, 2, maxDepthLimit),
     headersTimeoutMs: secondsFlag('--headers-timeout', flags.headersTimeout, MAX_TIMEOUT_SECONDS),
     requestTimeoutMs: secondsFlag('--request-timeout', flags.requestTimeout, MAX_TIMEOUT_SECONDS),
     keepAliveTimeoutMs: secondsFlag('--keep-alive-timeout', flags.keepAliveTimeout, MAX_TIMEOUT_SECONDS),

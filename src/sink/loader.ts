@@ -1,35 +1,12 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { ValidateFunction } from 'ajv';
-import type { Row } from '../normalize/rows.js';
-import { type InboxDb, LOADED_THROUGH_SQL } from '../state/inbox-db.js';
-import type { Statement } from '../state/sqlite-database.js';
-import { firstLine } from '../util/first-line.js';
+import type { InboxDb } from '../state/inbox-db.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
-import type { PublishResult, StreamBatch } from '../warehouse/index.js';
-import { buildApart } from './build-apart.js';
-import type { BatchLookups, StoredDelivery } from './build-stream-batch.js';
 import type { HookRegistry } from './hook-registry.js';
+import { InboxBatches, MAX_DELIVERIES_PER_PUBLISH, type PublishStream } from './inbox-batches.js';
 import { InboxProgress } from './inbox-progress.js';
-import { InboxQuarantine } from './inbox-quarantine.js';
-import { type ApartResult, type ApartSteps, publishApart } from './publish-apart.js';
 import type { SchemaValidators } from './schema-validators.js';
-import { isWholePublishFailure, WholeBatchError } from './whole-publish-failure.js';
 
-/**
- * Deliveries read from the inbox per synchronous query: ~1 MB of 2 KB bodies, a few ms, so
- * the loader never holds the event loop long enough to delay acknowledgements much.
- */
-export const LOADER_READ_BATCH = 500;
-
-/** Deliveries per publish (~40 MB of rows at 2 KB): bounds memory after a long backlog. */
-export const MAX_DELIVERIES_PER_PUBLISH = 20_000;
-
-/**
- * Published deliveries are kept this long after they were received (for `status` and
- * forensics), then pruned: after a backlog longer than this, right after their publish.
- */
-export const INBOX_RETENTION_MS = 7 * 24 * 3_600_000;
+export type { PublishStream } from './inbox-batches.js';
 
 /**
  * Assumed duration of a publish before the first one is measured: publishes start this much
@@ -53,18 +30,6 @@ const MEASURE_FROM_DELIVERIES = 1_000;
  * backlog, and so the time the publish will take, keeps growing.
  */
 const REARM_MS = 1_000;
-
-/** Loaded deliveries pruned per cycle: keeps the delete short. */
-const PRUNE_BATCH = 5_000;
-
-/** Deliveries read from the inbox for one publish; `deliveries` counts those read, set aside or not. */
-interface PendingBatch {
-  readonly batch: StreamBatch;
-  readonly deliveries: number;
-  readonly lastId: number;
-}
-
-export type PublishStream = (dataDir: string, batch: StreamBatch) => Promise<PublishResult>;
 
 /**
  * Lake upkeep (merging closed days' parts, removing old versions) runs after a publish at
@@ -119,13 +84,8 @@ export interface SinkLoader {
  */
 export class Loader implements SinkLoader {
   readonly #o: LoaderOptions;
-  readonly #pending: Statement<[number, number, number], StoredDelivery>;
+  readonly #batches: InboxBatches;
   readonly #progress: InboxProgress;
-  readonly #quarantine: InboxQuarantine;
-  readonly #mark: Statement<[number, string, number]>;
-  readonly #skip: Statement<[number, number]>;
-  readonly #oldestLoaded: Statement<[], { delivery_id: number; received_at: string }>;
-  readonly #prune: Statement<[number, string]>;
   #timer: NodeJS.Timeout | undefined;
   /** While nothing waits: a look at the inbox now and then, for deliveries re-queued by another process. */
   #idleTimer: NodeJS.Timeout | undefined;
@@ -141,33 +101,8 @@ export class Loader implements SinkLoader {
 
   constructor(options: LoaderOptions) {
     this.#o = options;
-    const db = options.inbox.sqlite;
-    this.#pending = db.prepare(
-      `select delivery_id, hook_id, received_at, body, bytes, documents from deliveries
-       where delivery_id > max(?, ${LOADED_THROUGH_SQL}) and delivery_id <= ? and quarantined_at is null
-       order by delivery_id limit ?`,
-    );
+    this.#batches = new InboxBatches(options);
     this.#progress = new InboxProgress(options.inbox);
-    this.#quarantine = new InboxQuarantine(options.inbox);
-    this.#mark = db.prepare(
-      'update loader_progress set loaded_through = ?, loaded_at = ? where id = 1 and loaded_through < ?',
-    );
-    // Past deliveries that were all set aside: the watermark moves, the last publish's time does not.
-    this.#skip = db.prepare(
-      'update loader_progress set loaded_through = ? where id = 1 and loaded_through < ?',
-    );
-    // Quarantined deliveries are kept until an operator re-queues or drops them: never pruned.
-    this.#oldestLoaded = db.prepare(
-      `select delivery_id, received_at from deliveries where delivery_id <= ${LOADED_THROUGH_SQL}
-       and quarantined_at is null order by delivery_id limit 1`,
-    );
-    // Oldest first, by delivery_id (received_at follows it): no index on received_at needed;
-    // #pruneOld looks at the oldest one first, so a cycle with nothing to prune reads one row.
-    this.#prune = db.prepare(
-      `delete from deliveries where delivery_id in (
-         select delivery_id from deliveries where delivery_id <= ${LOADED_THROUGH_SQL}
-          and quarantined_at is null order by delivery_id limit ?) and received_at < ?`,
-    );
     this.#refreshOldest();
     this.#arm();
   }
@@ -286,9 +221,9 @@ export class Loader implements SinkLoader {
     let publishes = 0;
     for (;;) {
       const started = performance.now();
-      const pending = await this.#readPending(0, Number.MAX_SAFE_INTEGER);
+      const pending = await this.#batches.readPending(0, Number.MAX_SAFE_INTEGER);
       if (pending.deliveries === 0) break;
-      const done = await this.#publishPending(pending);
+      const done = await this.#batches.publishPending(pending);
       this.#lastPublishDurationMs = performance.now() - started;
       if (pending.deliveries >= MEASURE_FROM_DELIVERIES)
         this.#msPerDelivery = this.#lastPublishDurationMs / pending.deliveries;
@@ -297,66 +232,11 @@ export class Loader implements SinkLoader {
       publishes += done.publishes;
       if (!done.complete || pending.deliveries < MAX_DELIVERIES_PER_PUBLISH) break;
     }
-    this.#pruneOld();
+    this.#batches.pruneOld();
     if (publishes > 0) await this.#maintain();
     const result = { deliveries, documents, publishes };
     if (publishes > 0) this.#o.onPublished(result);
     return result;
-  }
-
-  /**
-   * Publishes one batch read from the inbox and moves the watermark past it. When the publish
-   * fails for a reason that may be one delivery's, the batch is published apart (publish-apart.ts).
-   */
-  async #publishPending(pending: PendingBatch): Promise<ApartResult> {
-    const ids = pending.batch.deliveries.map((row) => row.delivery_id as number);
-    if (ids.length > 0) {
-      try {
-        await this.#o.publish(this.#o.dataDir, pending.batch);
-      } catch (error) {
-        if (isWholePublishFailure(error, this.#o.dataDir)) throw error;
-        this.#o.logger.warn(
-          { err: firstLine(error), deliveries: ids.length },
-          'sink: publish failed; looking for the delivery that fails it',
-        );
-        const apart = await publishApart(ids, error, this.#apartSteps());
-        if (apart.complete) this.#skip.run(pending.lastId, pending.lastId);
-        return apart;
-      }
-      this.#mark.run(pending.lastId, new Date().toISOString(), pending.lastId);
-    } else {
-      this.#skip.run(pending.lastId, pending.lastId);
-    }
-    const documents = pending.batch.documents.length;
-    return { deliveries: ids.length, documents, publishes: ids.length > 0 ? 1 : 0, complete: true };
-  }
-
-  /** What publishApart does through this loader: read and publish a part, move the watermark, set aside. */
-  #apartSteps(): ApartSteps {
-    return {
-      publish: async (ids) => {
-        const first = ids[0] as number;
-        const part = await this.#readPending(first - 1, ids[ids.length - 1] as number);
-        if (part.batch.deliveries.length > 0) await this.#o.publish(this.#o.dataDir, part.batch);
-        return { deliveries: part.batch.deliveries.length, documents: part.batch.documents.length };
-      },
-      published: (lastId, held) =>
-        this.#o.inbox.sqlite.transaction(() => {
-          for (const suspect of held) this.#setAside(suspect.deliveryId, suspect.error);
-          this.#mark.run(lastId, new Date().toISOString(), lastId);
-        })(),
-      setAside: (suspect) => this.#setAside(suspect.deliveryId, suspect.error),
-      isWhole: (error) => isWholePublishFailure(error, this.#o.dataDir),
-    };
-  }
-
-  /** Quarantines a delivery (inbox-quarantine.ts), saying so in the log. */
-  #setAside(deliveryId: number, error: unknown): void {
-    if (!this.#quarantine.set(deliveryId, error)) return;
-    this.#o.logger.warn(
-      { deliveryId, err: firstLine(error) },
-      'sink: delivery quarantined: it cannot be published; the others publish (see `sink quarantine list`)',
-    );
   }
 
   /** Runs lake upkeep when due; a failure is logged, never a failed publish (the data is in). */
@@ -371,69 +251,6 @@ export class Loader implements SinkLoader {
       .catch((error: Error) =>
         this.#o.logger.warn({ err: error.message }, 'sink: lake upkeep failed; retrying later'),
       );
-  }
-
-  /** Deletes published deliveries older than the retention, oldest first, PRUNE_BATCH at most. */
-  #pruneOld(): void {
-    const cutoff = new Date(Date.now() - INBOX_RETENTION_MS).toISOString();
-    const oldest = this.#oldestLoaded.get();
-    if (oldest && oldest.received_at < cutoff) this.#prune.run(PRUNE_BATCH, cutoff);
-  }
-
-  /**
-   * Up to MAX_DELIVERIES_PER_PUBLISH pending deliveries after `after` and through `through` as
-   * one stream batch, read and parsed LOADER_READ_BATCH at a time with a yield to the event
-   * loop in between. A delivery whose rows cannot be built is set aside (build-apart.ts).
-   */
-  async #readPending(after: number, through: number): Promise<PendingBatch> {
-    const hooks = this.#o.registry.warehouseRows();
-    const lookups = this.#lookups(hooks);
-    const batch: StreamBatch = { documents: [], deliveries: [], hooks };
-    let lastId = after;
-    let count = 0;
-    while (count < MAX_DELIVERIES_PER_PUBLISH) {
-      const limit = Math.min(LOADER_READ_BATCH, MAX_DELIVERIES_PER_PUBLISH - count);
-      const rows = this.#pending.all(lastId, through, limit);
-      if (rows.length === 0) break;
-      const part = buildApart(rows, lookups, hooks, (delivery, error) =>
-        this.#setAside(delivery.delivery_id, error),
-      );
-      // Loops, not push(...rows): a delivery may carry more documents than a call takes arguments.
-      for (const row of part.documents) batch.documents.push(row);
-      for (const row of part.deliveries) batch.deliveries.push(row);
-      lastId = (rows[rows.length - 1] as StoredDelivery).delivery_id;
-      count += rows.length;
-      if (rows.length < limit) break;
-      await yieldToLoop();
-    }
-    return { batch, deliveries: count, lastId };
-  }
-
-  #lookups(hookRows: readonly Row[]): BatchLookups {
-    const hooks = new Map<string, { searchId: number | null; searchType: string | null }>();
-    for (const row of hookRows) {
-      hooks.set(String(row.hook_id), {
-        searchId: typeof row.search_id === 'number' ? row.search_id : null,
-        searchType: typeof row.search_type === 'string' ? row.search_type : null,
-      });
-    }
-    const validators = new Map<string | null, ValidateFunction | undefined>();
-    const source = this.#o.validators;
-    return {
-      hooks,
-      validator(searchType) {
-        if (!source) return undefined;
-        if (!validators.has(searchType)) {
-          try {
-            validators.set(searchType, source.validator(searchType));
-          } catch (error) {
-            // A stored schema that does not compile fails every delivery of its type alike.
-            throw new WholeBatchError(`schema of ${searchType}: ${firstLine(error)}`, { cause: error });
-          }
-        }
-        return validators.get(searchType);
-      },
-    };
   }
 
   #refreshOldest(): void {

@@ -31,6 +31,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 
 const DEEP = 100_000;
 
+/** The tests that run the built CLI several times: each run is a process start, slow on a loaded machine. */
+const CLI_TEST_TIMEOUT_MS = 240_000;
+
 /** A delivery whose one document is an array nested DEEP levels: valid JSON, which JSON.parse reads. */
 function deepBody(hook: TestHook): string {
   const document = `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`;
@@ -125,110 +128,134 @@ describe('one bad document never stalls the sink', () => {
     expect(await documentIds(data.dir)).toEqual(['after-1', 'after-2']);
   });
 
-  it('quarantines a delivery already in the inbox that cannot be built, says so everywhere, and publishes the ones behind it', async () => {
-    data = removableTempDir('cw-sink-');
-    const hook = insertHook(data.dir);
-    insertDelivery(data.dir, hook, deepBody(hook));
-    const receiver: WebhookReceiver = await startWebhookReceiver();
-    closers.push(() => receiver.close());
-    const notifier = new Notifier({
-      config: { webhooks: [{ url: `${receiver.url}/json`, format: 'json' }], staleAfterHours: 36 },
-      dataDir: data.dir,
-      logger: pino({ level: 'silent' }),
-      poster: createPoster({ minRetryMs: 10, attemptTimeoutMs: 2_000, totalMs: 5_000 }),
-    });
-    closers.push(() => notifier.close(1_000));
-    const { sink } = await sinkOf({ notifier });
-    for (const id of ['behind-1', 'behind-2'])
-      expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument(id)]))).toBe(200);
+  it(
+    'takes --depth-limit on the command line, and refuses one out of bounds in one line before starting',
+    async () => {
+      data = removableTempDir('cw-sink-');
+      for (const [value, line] of [
+        ['5000', 'campaign-warehouse: --depth-limit must be an integer 2..1000, got "5000"'],
+        ['deep', 'campaign-warehouse: --depth-limit must be an integer 2..1000, got "deep"'],
+      ] as const) {
+        const refused = await run(['sink', '--depth-limit', value, '--data-dir', data.dir]);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toBe(`${line}\n`);
+      }
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-    expect(await sink.publishNow()).toEqual({ deliveries: 2, documents: 2, publishes: 1 });
-    expect(await documentIds(data.dir)).toEqual(['behind-1', 'behind-2']);
-    const [poisoned, ...rest] = inboxRows(data.dir);
-    expect(poisoned).toMatchObject({ delivery_id: 1, reason: 'Maximum call stack size exceeded' });
-    expect(poisoned?.quarantined_at).not.toBeNull();
-    expect(rest.map((r) => r.quarantined_at)).toEqual([null, null]);
-    expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 1 });
-    expect(await metric(sink, 'sink_quarantined_deliveries')).toBe(1);
-    expect(await metric(sink, 'sink_inbox_backlog')).toBe(0);
+  it(
+    'quarantines a delivery already in the inbox that cannot be built, says so everywhere, and publishes the ones behind it',
+    async () => {
+      data = removableTempDir('cw-sink-');
+      const hook = insertHook(data.dir);
+      insertDelivery(data.dir, hook, deepBody(hook));
+      const receiver: WebhookReceiver = await startWebhookReceiver();
+      closers.push(() => receiver.close());
+      const notifier = new Notifier({
+        config: { webhooks: [{ url: `${receiver.url}/json`, format: 'json' }], staleAfterHours: 36 },
+        dataDir: data.dir,
+        logger: pino({ level: 'silent' }),
+        poster: createPoster({ minRetryMs: 10, attemptTimeoutMs: 2_000, totalMs: 5_000 }),
+      });
+      closers.push(() => notifier.close(1_000));
+      const { sink } = await sinkOf({ notifier });
+      for (const id of ['behind-1', 'behind-2'])
+        expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument(id)]))).toBe(200);
 
-    // A later cycle publishes nothing again and keeps it aside: no failure, no retry loop.
-    expect(await sink.publishNow()).toEqual({ deliveries: 0, documents: 0, publishes: 0 });
-    expect(sink.stats().publishFailures).toBe(0);
+      expect(await sink.publishNow()).toEqual({ deliveries: 2, documents: 2, publishes: 1 });
+      expect(await documentIds(data.dir)).toEqual(['behind-1', 'behind-2']);
+      const [poisoned, ...rest] = inboxRows(data.dir);
+      expect(poisoned).toMatchObject({ delivery_id: 1, reason: 'Maximum call stack size exceeded' });
+      expect(poisoned?.quarantined_at).not.toBeNull();
+      expect(rest.map((r) => r.quarantined_at)).toEqual([null, null]);
+      expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 1 });
+      expect(await metric(sink, 'sink_quarantined_deliveries')).toBe(1);
+      expect(await metric(sink, 'sink_inbox_backlog')).toBe(0);
 
-    sink.checkHealthNow();
-    await notifier.settled();
-    expect(receiver.messages()).toEqual([
-      expect.objectContaining({
-        event: 'delivery_quarantined',
-        severity: 'warning',
-        resolved: false,
-        details: { quarantined: 1 },
-      }),
-    ]);
+      // A later cycle publishes nothing again and keeps it aside: no failure, no retry loop.
+      expect(await sink.publishNow()).toEqual({ deliveries: 0, documents: 0, publishes: 0 });
+      expect(sink.stats().publishFailures).toBe(0);
 
-    // What an operator sees and does, with the built CLI beside the running sink.
-    const status = await run(['status', '--data-dir', data.dir]);
-    expect(status.code).toBe(0);
-    expect(lines(status.stdout)).toContain(
-      'inbox: 1 delivery quarantined (acknowledged, not publishable, kept): see `campaign-warehouse sink quarantine list`',
-    );
-    const listed = await run(['sink', 'quarantine', 'list', '--data-dir', data.dir]);
-    expect(listed.code).toBe(0);
-    expect(lines(listed.stdout)).toEqual([
-      expect.stringMatching(
-        new RegExp(
-          `^delivery 1  hook ${hook.hookId}  received \\S+  1 documents, ${deepBody(hook).length} bytes  quarantined \\S+: Maximum call stack size exceeded$`,
+      sink.checkHealthNow();
+      await notifier.settled();
+      expect(receiver.messages()).toEqual([
+        expect.objectContaining({
+          event: 'delivery_quarantined',
+          severity: 'warning',
+          resolved: false,
+          details: { quarantined: 1 },
+        }),
+      ]);
+
+      // What an operator sees and does, with the built CLI beside the running sink.
+      const status = await run(['status', '--data-dir', data.dir]);
+      expect(status.code).toBe(0);
+      expect(lines(status.stdout)).toContain(
+        'inbox: 1 delivery quarantined (acknowledged, not publishable, kept): see `campaign-warehouse sink quarantine list`',
+      );
+      const listed = await run(['sink', 'quarantine', 'list', '--data-dir', data.dir]);
+      expect(listed.code).toBe(0);
+      expect(lines(listed.stdout)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^delivery 1  hook ${hook.hookId}  received \\S+  1 documents, ${deepBody(hook).length} bytes  quarantined \\S+: Maximum call stack size exceeded$`,
+          ),
         ),
-      ),
-    ]);
-    const shown = await run(['sink', 'quarantine', 'show', '1', '--data-dir', data.dir]);
-    expect(shown.stdout).toBe(deepBody(hook));
-    const missing = await run(['sink', 'quarantine', 'drop', '2', '--data-dir', data.dir]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe(
-      'campaign-warehouse: delivery 2 is not quarantined (see `campaign-warehouse sink quarantine list`)',
-    );
-    const dropped = await run(['sink', 'quarantine', 'drop', '1', '--data-dir', data.dir]);
-    expect(dropped.stdout).toBe('delivery 1 dropped\n');
-    expect(inboxRows(data.dir).map((r) => r.delivery_id)).toEqual([2, 3]);
-    expect(await metric(sink, 'sink_quarantined_deliveries')).toBe(0);
-    sink.checkHealthNow();
-    await notifier.settled();
-    expect(receiver.messages().slice(1)).toEqual([
-      expect.objectContaining({ event: 'delivery_quarantined', resolved: true }),
-    ]);
-  });
+      ]);
+      const shown = await run(['sink', 'quarantine', 'show', '1', '--data-dir', data.dir]);
+      expect(shown.stdout).toBe(deepBody(hook));
+      const missing = await run(['sink', 'quarantine', 'drop', '2', '--data-dir', data.dir]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr.trim()).toBe(
+        'campaign-warehouse: delivery 2 is not quarantined (see `campaign-warehouse sink quarantine list`)',
+      );
+      const dropped = await run(['sink', 'quarantine', 'drop', '1', '--data-dir', data.dir]);
+      expect(dropped.stdout).toBe('delivery 1 dropped\n');
+      expect(inboxRows(data.dir).map((r) => r.delivery_id)).toEqual([2, 3]);
+      expect(await metric(sink, 'sink_quarantined_deliveries')).toBe(0);
+      sink.checkHealthNow();
+      await notifier.settled();
+      expect(receiver.messages().slice(1)).toEqual([
+        expect.objectContaining({ event: 'delivery_quarantined', resolved: true }),
+      ]);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 
-  it('finds the one acknowledged delivery that fails the publish itself, sets it aside, publishes the rest, and re-queues it on request', async () => {
-    data = removableTempDir('cw-sink-');
-    const hook = insertHook(data.dir);
-    const { sink } = await sinkOf();
-    // Valid JSON, within every pre-acknowledgement check: a date five digits long parses in
-    // JavaScript, and the warehouse's TIMESTAMP column refuses the text it becomes.
-    const poison = sampleDocument('far-future', { published_date: '+010000-01-01T00:00:00Z' });
-    const ids = ['g1', 'g2', 'g3', 'far-future', 'g5', 'g6', 'g7'];
-    for (const id of ids) {
-      const document = id === 'far-future' ? poison : sampleDocument(id);
-      expect(await postDelivery(sink.url, hook, deliveryBody(hook, [document]))).toBe(200);
-    }
+  it(
+    'finds the one acknowledged delivery that fails the publish itself, sets it aside, publishes the rest, and re-queues it on request',
+    async () => {
+      data = removableTempDir('cw-sink-');
+      const hook = insertHook(data.dir);
+      const { sink } = await sinkOf();
+      // Valid JSON, within every pre-acknowledgement check: a date five digits long parses in
+      // JavaScript, and the warehouse's TIMESTAMP column refuses the text it becomes.
+      const poison = sampleDocument('far-future', { published_date: '+010000-01-01T00:00:00Z' });
+      const ids = ['g1', 'g2', 'g3', 'far-future', 'g5', 'g6', 'g7'];
+      for (const id of ids) {
+        const document = id === 'far-future' ? poison : sampleDocument(id);
+        expect(await postDelivery(sink.url, hook, deliveryBody(hook, [document]))).toBe(200);
+      }
 
-    expect(await sink.publishNow()).toMatchObject({ deliveries: 6, documents: 6 });
-    expect(await documentIds(data.dir)).toEqual(['g1', 'g2', 'g3', 'g5', 'g6', 'g7']);
-    const quarantined = inboxRows(data.dir).filter((r) => r.quarantined_at !== null);
-    expect(quarantined).toEqual([expect.objectContaining({ delivery_id: 4 })]);
-    expect(quarantined[0]?.reason).toMatch(/TIMESTAMP/);
-    expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 1, publishFailures: 0 });
+      expect(await sink.publishNow()).toMatchObject({ deliveries: 6, documents: 6 });
+      expect(await documentIds(data.dir)).toEqual(['g1', 'g2', 'g3', 'g5', 'g6', 'g7']);
+      const quarantined = inboxRows(data.dir).filter((r) => r.quarantined_at !== null);
+      expect(quarantined).toEqual([expect.objectContaining({ delivery_id: 4 })]);
+      expect(quarantined[0]?.reason).toMatch(/TIMESTAMP/);
+      expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 1, publishFailures: 0 });
 
-    // Re-queued, it is a new delivery at the end of the inbox, and fails (alone) again.
-    const retried = await run(['sink', 'quarantine', 'retry', '4', '--data-dir', data.dir]);
-    expect(retried.stdout).toBe('delivery 4 re-queued as delivery 8\n');
-    expect(sink.stats()).toMatchObject({ backlog: 1, quarantined: 0 });
-    expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument('g9')]))).toBe(200);
-    expect(await sink.publishNow()).toMatchObject({ deliveries: 1, documents: 1 });
-    expect(inboxRows(data.dir).filter((r) => r.quarantined_at !== null)).toEqual([
-      expect.objectContaining({ delivery_id: 8 }),
-    ]);
-    expect(await documentIds(data.dir)).toEqual(['g1', 'g2', 'g3', 'g5', 'g6', 'g7', 'g9']);
-  });
+      // Re-queued, it is a new delivery at the end of the inbox, and fails (alone) again.
+      const retried = await run(['sink', 'quarantine', 'retry', '4', '--data-dir', data.dir]);
+      expect(retried.stdout).toBe('delivery 4 re-queued as delivery 8\n');
+      expect(sink.stats()).toMatchObject({ backlog: 1, quarantined: 0 });
+      expect(await postDelivery(sink.url, hook, deliveryBody(hook, [sampleDocument('g9')]))).toBe(200);
+      expect(await sink.publishNow()).toMatchObject({ deliveries: 1, documents: 1 });
+      expect(inboxRows(data.dir).filter((r) => r.quarantined_at !== null)).toEqual([
+        expect.objectContaining({ delivery_id: 8 }),
+      ]);
+      expect(await documentIds(data.dir)).toEqual(['g1', 'g2', 'g3', 'g5', 'g6', 'g7', 'g9']);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
 });
