@@ -65,6 +65,7 @@ export {
 export { consolidateFacts } from './facts/consolidate-facts.js';
 export { factRows, factVersion, fileHolding, readFactFile, recentFactDates } from './facts/fact-files.js';
 export { replaceFacts } from './facts/replace-facts.js';
+export { healBrokenJson, JSON_CHECKED_FILE } from './heal-broken-json.js';
 export { MONTH_ROW_GROUP_SIZE } from './facts/write-month.js';
 export type { LakeTransaction } from './lake-transaction.js';
 export { type MaintenanceResult, maintainLake } from './maintain-lake.js';

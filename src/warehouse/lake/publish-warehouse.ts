@@ -2,6 +2,7 @@ import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../open-d
 import { runAfterPublish } from './after-publish.js';
 import { ensureLake } from './catalog/ensure-lake.js';
 import { openLakeSession } from './core/open-lake-session.js';
+import { healBrokenJson } from './heal-broken-json.js';
 import type { LakeTransaction } from './lake-transaction.js';
 import { withPublishLock } from './publish-lock.js';
 
@@ -35,6 +36,8 @@ export async function publishWarehouse<T>(
     // A new lake's catalog is written after its first publish: a failed first publish leaves
     // no warehouse.duckdb behind.
     const { finish } = await ensureLake(dataDir, { deferCreate: true });
+    // A lake written before text was made well formed: its unreadable JSON repaired, once.
+    await healBrokenJson(dataDir);
     let result: T;
     try {
       result = await publishOnce(dataDir, work, PUBLISH_SETTINGS, options);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { publishedPath } from '../../warehouse-paths.js';
+import { healBrokenJson } from '../heal-broken-json.js';
 import { withPublishLock } from '../publish-lock.js';
 import { type CatalogChange, catalogIsCurrent, ensureLake } from './ensure-lake.js';
 
@@ -16,5 +17,10 @@ export async function refreshCatalog(
 ): Promise<CatalogChange | undefined> {
   if (!existsSync(publishedPath(dataDir))) return undefined;
   if (!options.force && catalogIsCurrent(dataDir)) return undefined;
-  return withPublishLock(dataDir, async () => (await ensureLake(dataDir, options)).change);
+  return withPublishLock(dataDir, async () => {
+    const { change } = await ensureLake(dataDir, options);
+    // `catalog rebuild` (force) reads every file's JSON again; otherwise once per lake.
+    await healBrokenJson(dataDir, { recheck: options.force === true });
+    return change;
+  });
 }
