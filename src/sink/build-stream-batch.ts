@@ -1,6 +1,14 @@
+import { isUtf8 } from 'node:buffer';
 import type { ValidateFunction } from 'ajv';
 import type { Row } from '../normalize/rows.js';
+import { createLogger, type Logger } from '../util/logger.js';
 import type { StreamBatch } from '../warehouse/index.js';
+import {
+  noteRepairedText,
+  repairedTextMessage,
+  takeRepairedText,
+} from '../warehouse/staging/text-repairs.js';
+import { REPLACEMENT_CHARACTER } from '../warehouse/staging/well-formed-text.js';
 import { toDocumentRow } from './document-row.js';
 
 /** A delivery as read back from the inbox. */
@@ -24,7 +32,8 @@ export interface BatchLookups {
 }
 
 /**
- * Turns inbox deliveries into the rows of one stream publish. Pure apart from the validators.
+ * Turns inbox deliveries into the rows of one stream publish. Pure apart from the validators
+ * and the one warning line of a batch whose text was repaired (document-row.ts).
  * The body was verified and parsed once at acknowledgement, so it parses here too; should a
  * stored body still not parse, its delivery row is kept with no documents rather than blocking
  * every later delivery behind it.
@@ -49,18 +58,22 @@ export function buildStreamBatch(
     const searchId = hook?.searchId ?? numberOrNull(body.request?.search_id);
     const searchType = hook?.searchType ?? null;
     const validate = lookups.validator(searchType);
+    // Bytes that are not UTF-8 were read as U+FFFD (Buffer.toString): counted with the rest.
+    const invalidUtf8 = !isUtf8(delivery.body);
     for (const document of body.documents) {
-      documents.push(
-        toDocumentRow(document, {
-          hookId: delivery.hook_id,
-          searchId,
-          searchType,
-          receivedAt: delivery.received_at,
-          validSchema: validate ? validate(document) : null,
-        }),
-      );
+      const row = toDocumentRow(document, {
+        hookId: delivery.hook_id,
+        searchId,
+        searchType,
+        receivedAt: delivery.received_at,
+        validSchema: validate ? validate(document) : null,
+      });
+      if (invalidUtf8 && String(row.document).includes(REPLACEMENT_CHARACTER))
+        noteRepairedText('stream_documents', 'document');
+      documents.push(row);
     }
   }
+  warnRepairedText();
   return { documents, deliveries: deliveryRows, hooks };
 }
 
@@ -78,6 +91,16 @@ function parseBody(raw: Buffer): DeliveryBody {
   } catch {
     return { documents: [] };
   }
+}
+
+let logger: Logger | undefined;
+
+/** One line per batch that held broken text (lone surrogates, bytes not UTF-8), stored as U+FFFD. */
+function warnRepairedText(): void {
+  const repaired = takeRepairedText();
+  if (!repaired) return;
+  logger ??= createLogger('sink');
+  logger.warn({ repairedText: repaired.fields }, `sink: ${repairedTextMessage(repaired)}`);
 }
 
 function numberOrNull(value: unknown): number | null {

@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../../normalize/rows.js';
@@ -9,6 +9,7 @@ import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 import type { StagingWriter } from '../types.js';
 import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
 import { inTransaction } from './in-transaction.js';
+import { repairStagedJson } from './repair-staged-json.js';
 import { type StagedUnits, stagedUnits } from './staged-units.js';
 import { TableAppender, tableColumns } from './table-appender.js';
 
@@ -27,7 +28,8 @@ const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
 
 /**
  * Opens the private staging file <dataDir>/.staging/<name>.duckdb: created with the
- * warehouse tables if new, reopened as it is if it exists (a resumed sync continues in it).
+ * warehouse tables if new, reopened as it is if it exists (a resumed sync continues in it;
+ * JSON text an earlier release staged is repaired first: repair-staged-json.ts).
  * Only its writer opens it; publishSync reads it once it is closed.
  * Memory stays bounded without explicit checkpoints: appended data past DuckDB's memory
  * limit spills to the file's temporary folder, and a commit (flush) that takes the WAL
@@ -38,9 +40,11 @@ const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
 export async function openStaging(dataDir: string, name: string): Promise<StagingWriter> {
   const path = stagingPath(dataDir, name);
   mkdirSync(dirname(path), { recursive: true });
+  const resumed = existsSync(path);
   const db = await openWriter(path, STAGING_SETTINGS);
   try {
     await applyMigrations(db.connection);
+    if (resumed) await repairStagedJson(db.connection);
     return new StagingFile(path, db, await stagedUnits(db.connection), await tableColumns(db.connection));
   } catch (error) {
     await db.close();
