@@ -2,6 +2,8 @@
  * Inbox migration 0001: the loader's per-delivery loaded_at became one watermark. An inbox
  * written before it upgrades in place: what was published stays published, what was not is
  * published next, and published deliveries past the retention are pruned oldest first.
+ * Inbox migration 0002 (the quarantine's columns): `status` reads an inbox from before it as
+ * it is, and the sink upgrades it at its start.
  */
 import { join } from 'node:path';
 import pino from 'pino';
@@ -79,5 +81,34 @@ describe('inbox upgrade to the loader watermark', () => {
     } finally {
       left.close();
     }
+  });
+  it('reads an inbox from before the quarantine as it is, and upgrades it at the sink start (inbox migration 0002)', async () => {
+    data = removableTempDir('cw-sink-');
+    const hook = insertHook(data.dir);
+    const inbox = firstReleaseDb(join(data.dir, INBOX_DB_FILE), 'inbox', '0001_loader_watermark');
+    const body = Buffer.from(deliveryBody(hook, [sampleDocument('kept-1')]));
+    inbox
+      .prepare('insert into deliveries (hook_id, received_at, body, bytes, documents) values (?, ?, ?, ?, 1)')
+      .run(hook.hookId, new Date().toISOString(), body, body.length);
+    inbox.close();
+
+    // status only reads: the older inbox has no quarantine, and says it is older.
+    const before = await statusReport(data.dir);
+    expect(before.inbox).toMatchObject({ backlog: 1, quarantined: 0 });
+    expect(before.olderSchema).toEqual([INBOX_DB_FILE]);
+
+    sink = await startSink({
+      dataDir: data.dir,
+      port: 0,
+      publishIntervalMs: 600_000,
+      logger: pino({ level: 'silent' }),
+    });
+    expect(sink.stats()).toMatchObject({ backlog: 1, quarantined: 0 });
+    expect(await sink.publishNow()).toEqual({ deliveries: 1, documents: 1, publishes: 1 });
+    await sink.close();
+    sink = undefined;
+    const after = await statusReport(data.dir);
+    expect(after.inbox).toMatchObject({ backlog: 0, quarantined: 0 });
+    expect(after.olderSchema).toEqual([]);
   });
 });
