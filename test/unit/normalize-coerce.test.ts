@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { json, toCount, toId, toNumber, toTimestamp } from '../../src/normalize/coerce.js';
+import { normalizePosts } from '../../src/normalize/index.js';
 import { MAX_REFUSED_LINES, RefusedValues } from '../../src/normalize/refused-values.js';
 import { JsonTooDeepError } from '../../src/util/json-depth.js';
 import { parseJsonExact } from '../../src/util/parse-json-exact.js';
@@ -143,5 +144,33 @@ describe('ids, times and raw JSON of exact values', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 20_000; i++) deep = { a: deep };
     expect(() => json(deep)).toThrow(JsonTooDeepError);
+  });
+});
+
+describe('a stats object nested deep', () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 20_000; i++) deep = { a: deep };
+  const post = { id: 'p1', engagement: 5, stats: { likes: 3, odd: deep } };
+  const ctx = {
+    snapshotDate: '2026-03-05',
+    segment: 'all',
+    seenAt: '2026-03-05T21:40:00.000Z',
+    campaignId: '1',
+  };
+
+  it('is walked flat: the deep stat is one refused value', () => {
+    const refused = new RefusedValues();
+    const rows = normalizePosts([post], { ...ctx, segment: 'tiktok', refused });
+    expect(rows.post_stats!.map((row) => [row.stat, row.value])).toEqual([
+      ['likes', 3],
+      ['odd', null],
+    ]);
+    expect(refused.lines()).toEqual([
+      'post_stats.value (stat odd): 1 value stored as NULL: not a number (first: an object)',
+    ]);
+  });
+
+  it('its raw JSON is refused with a typed error, never a stack overflow', () => {
+    expect(() => normalizePosts([post], ctx)).toThrow(JsonTooDeepError);
   });
 });
