@@ -17,6 +17,7 @@ import {
   toId,
 } from '../src/normalize/index.js';
 import type { RowContext, TableRows } from '../src/normalize/rows.js';
+import { ALL_SEGMENT as ALL_SEGMENT_NAME } from '../src/warehouse/table-registry.js';
 
 export interface GlobalResource {
   readonly name: 'workspaces' | 'tags';
@@ -43,7 +44,7 @@ export interface Segment {
 }
 
 /** The unfiltered view; entity tables and campaign-independent facts come from it only. */
-export const ALL_SEGMENT: Segment = { name: 'all' };
+export const ALL_SEGMENT: Segment = { name: ALL_SEGMENT_NAME };
 
 export const GLOBAL_RESOURCES: readonly GlobalResource[] = [
   { name: 'workspaces', pages: (client) => client.workspaces(), normalize: normalizeWorkspaces },

@@ -1,13 +1,14 @@
 /** What `campaign-warehouse report` accepts, validated at the edge, and its defaults. */
 import { join } from 'node:path';
 import { UserError } from '../util/user-error.js';
+import { ALL_SEGMENT } from '../warehouse/table-registry.js';
 
 /** A month of nightly snapshots: trends show, and the scans stay a small slice of the history. */
 export const DEFAULT_DAYS = 30;
 /** Longest window accepted: a century of nightly snapshots is more than any warehouse holds. */
 export const MAX_DAYS = 36_500;
 /** The unfiltered view, the one every sync fetches. */
-export const DEFAULT_SEGMENT = 'all';
+export const DEFAULT_SEGMENT = ALL_SEGMENT;
 /** The report's file, in the data directory unless --out says otherwise. */
 export const REPORT_FILE_NAME = 'report.html';
 /** Campaigns followed over time when none are named: more lines than this in one chart blur. */

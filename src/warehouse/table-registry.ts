@@ -204,7 +204,6 @@ export function tablesOfKind<K extends TableKind>(...kinds: K[]): TablesOfKind<K
 }
 
 export const FACT_TABLES: readonly FactTable[] = tablesOfKind('fact');
-export const ENTITY_TABLES: readonly EntityTable[] = tablesOfKind('entity');
 export const STREAM_TABLES: readonly StreamTable[] = tablesOfKind('stream');
 
 /** Tables cleared per unit: with a segment column (cleared per segment) or without (the 'all' unit). */
