@@ -24,7 +24,13 @@ export function publishLockPath(dataDir: string): string {
   return join(dataDir, PUBLISH_LOCK_FILE_NAME);
 }
 
-/** Quotes a string literal for the few statements that take no bound parameter (ATTACH). */
+/**
+ * Quotes a string literal where DuckDB takes no bound parameter: ATTACH and COPY ... TO paths,
+ * the file lists of read_parquet in SQL composed of several parts (a date filter inside a COPY's
+ * select, the catalog's view definitions, COMMENT ON), and SET values. Its values are the
+ * tool's own (paths it built, dates and segment names validated at the edge, descriptions
+ * from sql/): a statement that runs alone with a user's value binds it instead.
+ */
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }

@@ -121,9 +121,7 @@ async function loadCampaigns(
   dates: readonly { date: string; file: string }[],
   files: string[],
 ): Promise<void> {
-  await c.run(
-    `insert into history_previous values (${sqlString(segment)}, ${sqlString(dates[0]!.date)}::date)`,
-  );
+  await c.run('insert into history_previous values ($1, $2::date)', [segment, dates[0]!.date]);
   for (const { file } of dates) if (!files.includes(file)) files.push(file); // a month file holds several of the dates
   await c.run(
     `insert into history_campaigns ${dates
