@@ -7,11 +7,13 @@
  * and DuckDB files, the built CLI, and a webhook receiver on loopback.
  */
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Notifier } from '../../src/notify/notifier.js';
 import { createPoster } from '../../src/notify/post-with-retry.js';
 import { hookPath } from '../../src/sink/hook-path.js';
+import { InboxQuarantine } from '../../src/sink/inbox-quarantine.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { INBOX_DB_FILE, openInboxDb } from '../../src/state/inbox-db.js';
 import { Database } from '../../src/state/sqlite-database.js';
@@ -258,4 +260,32 @@ describe('one bad document never stalls the sink', () => {
     },
     CLI_TEST_TIMEOUT_MS,
   );
+  it('publishes a delivery re-queued while the sink is idle, without waiting for another delivery', async () => {
+    data = removableTempDir('cw-sink-');
+    const hook = insertHook(data.dir);
+    insertDelivery(data.dir, hook, deliveryBody(hook, [sampleDocument('set-aside')]));
+    const inbox = openInboxDb(data.dir);
+    closers.push(async () => inbox.close());
+    const quarantine = new InboxQuarantine(inbox);
+    // As a loader of this release would have left it: acknowledged, then set aside.
+    expect(quarantine.set(1, new Error('a publish failed'))).toBe(true);
+    const sink = await startSink({
+      dataDir: data.dir,
+      port: 0,
+      publishIntervalMs: 1_000,
+      logger: pino({ level: 'silent' }),
+    });
+    closers.push(() => sink.close());
+    expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 1 });
+
+    // What `sink quarantine retry 1` does, from another connection to the inbox.
+    expect(quarantine.requeue(1)).toBe(2);
+    let published: string[] = [];
+    for (let i = 0; i < 600 && !published.length; i++) {
+      await sleep(100);
+      if (sink.stats().backlog === 0) published = await documentIds(data.dir).catch(() => []);
+    }
+    expect(published).toEqual(['set-aside']);
+    expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 0 });
+  });
 });
