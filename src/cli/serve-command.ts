@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ServiceFlags } from '../config/service-config.js';
-import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
+import { CONFIG_OPTION, dataDirOption, REMOTE_OPTION } from './data-dir-options.js';
 import { numberIn, portNumber } from './number-in.js';
 import {
   GUARD_OPTIONS,
@@ -47,6 +47,7 @@ export function registerServe(program: Command): void {
     .option(...dataDirOption())
     .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
     .option(...CONFIG_OPTION)
+    .option(...REMOTE_OPTION)
     .action(async (flags: ServiceFlags) => {
       const { runService } = await import('../service/run-service.js');
       await runService(flags);

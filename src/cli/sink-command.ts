@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { PORT, parseBounded } from '../config/bounded-number.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
-import { CONFIG_OPTION, dataDirOption } from './data-dir-options.js';
+import { CONFIG_OPTION, dataDirOption, REMOTE_OPTION } from './data-dir-options.js';
 import { registerSinkQuarantine } from './sink-quarantine-command.js';
 
 /** The longest --publish-interval: a day (longer timers would overflow Node's 2^31 ms). */
@@ -55,6 +55,7 @@ interface SinkFlags {
   maxConnections?: string;
   dataDir?: string;
   config?: string;
+  remote?: string;
 }
 
 /** `campaign-warehouse sink`: the push receiver, until SIGTERM/SIGINT (then a graceful stop, exit 0). */
@@ -76,6 +77,7 @@ export function registerSink(program: Command): void {
     .option(...GUARD_OPTIONS.maxConnections)
     .option(...dataDirOption('folder of state.sqlite, inbox.sqlite and warehouse.duckdb'))
     .option(...CONFIG_OPTION)
+    .option(...REMOTE_OPTION)
     .action(runSinkCommand);
   registerSinkQuarantine(sink);
 }
@@ -95,6 +97,8 @@ async function runSinkCommand(flags: SinkFlags): Promise<void> {
     ...sinkFlagOptions(flags, sinkOptions.MAX_BODY_DEPTH_LIMIT),
   };
   sinkOptions.checkSinkFlags(options);
+  const { resolveRemoteSetting } = await import('../remote/resolve-push-settings.js');
+  const remote = resolveRemoteSetting(flags);
   const logger = createLogger('sink');
   const notifier = await sinkNotifier(flags, options.dataDir, logger);
   await probeListen(
@@ -106,7 +110,12 @@ async function runSinkCommand(flags: SinkFlags): Promise<void> {
   try {
     logger.info({ dataDir: options.dataDir }, 'sink: starting');
     const { startSink } = await import('../sink/start-sink.js');
-    const sink = await startSink({ ...options, logger, ...(notifier ? { notify: { notifier } } : {}) });
+    const sink = await startSink({
+      ...options,
+      logger,
+      ...(notifier ? { notify: { notifier } } : {}),
+      ...(remote ? { remote } : {}),
+    });
     if ((await stop.receivedYet()) === undefined) logger.info({ url: sink.url }, 'sink: listening');
     const signal = await stop.requested;
     logger.info({ signal }, 'sink: stopping (finishing in-flight deliveries, final publish)');

@@ -7,7 +7,7 @@ import { UserError } from '../util/user-error.js';
 import { cronProblem, timezoneProblem } from './schedule-check.js';
 import { resolveSyncConfig, type SyncConfig, type SyncFlags } from './sync-config.js';
 
-export interface ServiceFlags extends Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'config'> {
+export interface ServiceFlags extends Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'config' | 'remote'> {
   readonly host?: string;
   readonly port?: number;
   /** Seconds. */

@@ -32,6 +32,7 @@ export async function runService(flags: ServiceFlags): Promise<void> {
       ...sinkOptions,
       logger,
       ...(notify ? { notify: { notifier: notify.notifier } } : {}),
+      ...(config.remote ? { remote: config.remote } : {}),
     }).catch(async (error: unknown) => {
       await notify?.close();
       throw error;
@@ -85,6 +86,7 @@ function createScheduler(
         dataDir: config.dataDir,
         ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
         ...(flags.config ? { configFile: flags.config } : {}),
+        ...(flags.remote ? { remote: flags.remote } : {}),
       });
       notify?.succeeded(snapshotDate, summary);
     },

@@ -10,6 +10,8 @@ export interface SyncInChildInput {
   readonly dataDir: string;
   readonly baseUrl?: string;
   readonly configFile?: string;
+  /** serve's --remote (the child reads CW_REMOTE and the config file itself). */
+  readonly remote?: string;
   /**
    * Run even inside the API's refresh window (`sync --force`). The scheduler never needs it:
    * it only starts syncs after the window.
@@ -44,6 +46,7 @@ export function runSyncInChild(input: SyncInChildInput): Promise<SyncSummary | u
   if (input.baseUrl) args.push('--base-url', input.baseUrl);
   if (input.configFile) args.push('--config', input.configFile);
   if (input.force) args.push('--force');
+  if (input.remote) args.push('--remote', input.remote);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   child.channel?.unref(); // the channel is only for the child to notice this process is gone
   let stdout = '';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { RemoteConfig } from '../remote/remote-config.js';
 import type { Logger } from '../util/logger.js';
 import { packageRoot } from '../util/package-root.js';
 import type { LoadResult, SinkLoader } from './loader.js';
@@ -10,6 +11,8 @@ export interface LoaderThreadData {
   readonly publishIntervalMs: number;
   readonly validateSchemas: boolean;
   readonly logLevel: string;
+  /** The remote lake the thread's publishes are also committed to (docs/remote.md). */
+  readonly remote?: RemoteConfig;
 }
 
 /** Messages to the loader's thread. */
@@ -106,9 +109,15 @@ export class LoaderThread implements SinkLoader {
   }
 
   #start(): void {
-    const { dataDir, publishIntervalMs, validateSchemas, logLevel } = this.#o;
+    const { dataDir, publishIntervalMs, validateSchemas, logLevel, remote } = this.#o;
     const worker = new Worker(this.#o.workerFile ?? WORKER_FILE, {
-      workerData: { dataDir, publishIntervalMs, validateSchemas, logLevel } satisfies LoaderThreadData,
+      workerData: {
+        dataDir,
+        publishIntervalMs,
+        validateSchemas,
+        logLevel,
+        ...(remote ? { remote } : {}),
+      } satisfies LoaderThreadData,
     });
     let failure: string | undefined;
     worker.on('message', (message: FromLoaderThread) => this.#receive(message));

@@ -4,6 +4,7 @@
  * anything: started as a worker from dist/.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { followPublishes } from '../remote/index.js';
 import { openInboxDb } from '../state/inbox-db.js';
 import { openStateDb } from '../state/state-db.js';
 import { createLogger } from '../util/logger.js';
@@ -19,6 +20,13 @@ const data = workerData as LoaderThreadData;
 const logger = createLogger('sink');
 logger.level = data.logLevel;
 const post = (message: FromLoaderThread): void => port.postMessage(message);
+
+// Each publish of this thread is also committed to the remote lake (docs/remote.md); a failure
+// is logged and caught up by the next publish.
+if (data.remote)
+  followPublishes(data.remote, (failure) =>
+    logger.error({ err: failure.message }, 'sink: remote commit failed'),
+  );
 
 const state = openStateDb(data.dataDir);
 const inbox = openInboxDb(data.dataDir);

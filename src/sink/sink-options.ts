@@ -1,5 +1,6 @@
 import { PORT, withinBounds } from '../config/bounded-number.js';
 import type { SinkWatchOptions } from '../notify/sink-watch.js';
+import type { RemoteConfig } from '../remote/remote-config.js';
 import type { InboxDb } from '../state/inbox-db.js';
 import { MAX_JSON_DEPTH } from '../util/json-depth.js';
 import type { Logger } from '../util/logger.js';
@@ -113,6 +114,8 @@ export interface SinkOptions {
   readonly inboxBusyTimeoutMs?: number;
   /** Notifications (src/notify/): the sink's watch opens and closes its incidents through this notifier. */
   readonly notify?: Pick<SinkWatchOptions, 'notifier' | 'everyMs' | 'publishFailingAfterMs' | 'diskLimits'>;
+  /** The remote lake each publish is also committed to (docs/remote.md); off when absent. */
+  readonly remote?: RemoteConfig;
 }
 
 /** SinkOptions with every default applied, validated once at the edge. */
@@ -130,6 +133,7 @@ export interface ResolvedSinkOptions {
   readonly publishIntervalMs: number;
   readonly validateSchemas: boolean;
   readonly inboxBusyTimeoutMs: number;
+  readonly remote?: RemoteConfig;
 }
 
 export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
@@ -147,6 +151,7 @@ export function resolveSinkOptions(options: SinkOptions): ResolvedSinkOptions {
     publishIntervalMs: options.publishIntervalMs ?? DEFAULT_PUBLISH_INTERVAL_MS,
     validateSchemas: options.validateSchemas ?? true,
     inboxBusyTimeoutMs: options.inboxBusyTimeoutMs ?? DEFAULT_INBOX_BUSY_TIMEOUT_MS,
+    ...(options.remote ? { remote: options.remote } : {}),
   };
   if (!withinBounds(resolved.port, PORT))
     throw new RangeError(`sink: port must be an integer ${PORT.min}..${PORT.max}, got ${resolved.port}`);

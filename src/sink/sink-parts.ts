@@ -140,6 +140,7 @@ function createLoader(
     ...common,
     validateSchemas: o.validateSchemas,
     logLevel: logger.level,
+    ...(o.remote ? { remote: o.remote } : {}),
     workerFile: inject.loaderWorker,
   });
 }

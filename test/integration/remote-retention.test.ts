@@ -1,0 +1,115 @@
+/**
+ * Retention of the remote lake: snapshots older than the retention expire from the metadata;
+ * the files only they referenced, and an object a crashed upload left behind, are deleted after
+ * that, never before; a file a live snapshot references is never deleted. The commits' clock
+ * is moved forward (the store's own clock stamps the objects' ages).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveFiles } from '../../src/remote/commit-table.js';
+import {
+  commitRemote,
+  openStore,
+  type RemoteConfig,
+  readRemoteTable,
+  TablePaths,
+} from '../../src/remote/index.js';
+import type { S3Store } from '../../src/remote/s3-store.js';
+import { publishStream } from '../../src/warehouse/index.js';
+import {
+  createBucket,
+  motoMissing,
+  type RunningMoto,
+  startMoto,
+  useMotoEnv,
+} from '../helpers/moto-server.js';
+import { documentsBatch } from '../helpers/remote-batches.js';
+import { tempDataDir } from '../helpers/sync-harness.js';
+
+const missing = motoMissing();
+if (missing) console.warn(`remote-retention: did not run: ${missing}`);
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+describe.skipIf(missing)('retention of the remote lake', () => {
+  let moto: RunningMoto;
+  let restoreEnv: () => void;
+  let store: S3Store;
+  let remote: RemoteConfig;
+  const dataDir = tempDataDir();
+  const today = new Date().toISOString().slice(0, 10);
+  const paths = new TablePaths({ url: '', bucket: 'lake', prefix: 'ret/' }, 'stream_documents');
+  const strayKey = 'ret/stream_documents/data/w000000000000-crashed-upload.parquet';
+
+  beforeAll(async () => {
+    restoreEnv = useMotoEnv();
+    moto = await startMoto();
+    await createBucket(moto.url, 'lake');
+    remote = { url: 's3://lake/ret', bucket: 'lake', prefix: 'ret/', endpoint: moto.url, retentionMs: DAY };
+    store = await openStore(remote);
+  }, 120_000);
+
+  afterAll(async () => {
+    await moto?.stop();
+    restoreEnv?.();
+  });
+
+  async function keys(): Promise<Set<string>> {
+    return new Set((await store.list(paths.key)).map((o) => o.key));
+  }
+
+  /** Every object the table's current snapshot needs: its metadata, list, manifests and data files. */
+  async function referenced(): Promise<string[]> {
+    const table = await readRemoteTable(store, paths);
+    const snapshot = table.metadata!.snapshots.find(
+      (s) => s['snapshot-id'] === table.metadata!['current-snapshot-id'],
+    )!;
+    return [
+      paths.versionKey(table.version),
+      paths.keyOf(snapshot['manifest-list'])!,
+      ...table.manifests.map((m) => paths.keyOf(m.file.path)!),
+      ...[...liveFiles(table.manifests).keys()].map((uri) => paths.keyOf(uri)!),
+    ];
+  }
+
+  it('expires old snapshots, then deletes what only they referenced and what a crash left', async () => {
+    const t0 = Date.now();
+    await publishStream(dataDir, documentsBatch('r1', 3, `${today}T08:00:00Z`));
+    await commitRemote(dataDir, remote, { now: () => t0 });
+    const first = await readRemoteTable(store, paths);
+    const firstFiles = [...liveFiles(first.manifests).keys()].map((uri) => paths.keyOf(uri)!);
+    const firstList = paths.keyOf(first.metadata!.snapshots[0]!['manifest-list'])!;
+
+    await publishStream(dataDir, documentsBatch('r2', 2, `${today}T09:00:00Z`), { mergeFanout: 2 });
+    const second = await commitRemote(dataDir, remote, { now: () => t0 + HOUR });
+    expect(second.commits.find((c) => c.table === 'stream_documents')!.removedFiles).toBeGreaterThan(0);
+    await store.putIfAbsent(strayKey, Buffer.from('PAR1 half an upload'));
+
+    // Within the retention: the replaced file stays (the first snapshot still lists it), and
+    // so does the stray object (it may be another writer's upload before its commit).
+    const early = await commitRemote(dataDir, remote, { verify: true, now: () => t0 + 2 * HOUR });
+    expect(early.deleted).toBe(0);
+    const before = await keys();
+    for (const key of [...firstFiles, firstList, strayKey]) expect(before.has(key), key).toBe(true);
+
+    await publishStream(dataDir, documentsBatch('r3', 1, `${today}T10:00:00Z`));
+    const late = await commitRemote(dataDir, remote, { now: () => t0 + 3 * DAY });
+    const commit = late.commits.find((c) => c.table === 'stream_documents')!;
+    expect(commit.expired.length).toBe(2);
+    expect(late.deleted).toBeGreaterThan(0);
+
+    const table = await readRemoteTable(store, paths);
+    expect(table.metadata!.snapshots).toHaveLength(1);
+    expect(table.metadata!['snapshot-log']).toHaveLength(1);
+    expect(table.metadata!['metadata-log']).toEqual([]);
+    const after = await keys();
+    const gone = firstFiles.filter((key) => !after.has(key));
+    expect(gone.length).toBeGreaterThan(0);
+    expect(after.has(firstList)).toBe(false);
+    expect(after.has(strayKey)).toBe(false);
+    expect(after.has(paths.versionKey(1))).toBe(false);
+    for (const key of await referenced()) expect(after.has(key), key).toBe(true);
+    const rows = [...liveFiles(table.manifests).values()].reduce((n, e) => n + e.file.rows, 0);
+    expect(rows).toBe(6);
+  }, 240_000);
+});
