@@ -32,14 +32,15 @@ export function registerTables(program: Command): void {
           const objects = await listCatalogObjects(query, (table) => tableSpec(table) !== undefined);
           if (name === undefined)
             return options.json ? `${JSON.stringify(objects, null, 2)}\n` : objectsText(objects, width);
-          const object = objects.find((o) => o.name === name);
+          // DuckDB's names are case-insensitive: so is this lookup.
+          const object = objects.find((o) => o.name.toLowerCase() === name.toLowerCase());
           if (!object) {
             const similar = similarNames(objects, name);
             throw new UserError(
               `no table or view named "${name}" in the warehouse${similar.length > 0 ? ` (did you mean ${similar.join(', ')}?)` : ''}: \`campaign-warehouse tables\` lists them`,
             );
           }
-          const columns = await catalogColumns(query, name);
+          const columns = await catalogColumns(query, object.name);
           return options.json
             ? `${JSON.stringify({ ...object, columns }, null, 2)}\n`
             : columnsText(object, columns, width);

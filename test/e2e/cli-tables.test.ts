@@ -87,7 +87,7 @@ describe('campaign-warehouse tables (built CLI)', () => {
   });
 
   it('<name> as text: the description, then a line per column (type, description)', async () => {
-    const { code, stdout } = await run(['tables', 'network_breakdown', '--data-dir', dataDir]);
+    const { code, stdout } = await run(['tables', 'Network_Breakdown', '--data-dir', dataDir]);
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toBe('network_breakdown (view)');
     expect(stdout).toMatch(/^share_of_posts\s+DOUBLE\s+the network's share/m);
