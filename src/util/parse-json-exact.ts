@@ -6,15 +6,16 @@
  * `bigint` only where a double could not have held the integer.
  *
  * The common text has no such literal, and takes JSON.parse as before: one pass over the text
- * (skipping strings) finds whether it holds an integer part of 16 digits or more, or an
- * exponent (the only literals a double may not hold exactly: 15 digits always fit), outside
- * strings; only such a text goes through the slower exact parser (lossless-json). The same pass
- * bounds the nesting depth (json-depth.ts says why), before any parser runs.
+ * (skipping strings) finds whether it holds a run of 16 digits or more outside strings (an
+ * integer of 15 digits always fits a double); only such a text goes through the slower exact
+ * parser (lossless-json). The same pass bounds the nesting depth (json-depth.ts says why),
+ * before any parser runs. A literal with a fraction or an exponent stays a double, as
+ * JSON.parse reads it: toCount refuses one past 2^53, since which integer it meant is lost.
  */
 import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { JsonTooDeepError, MAX_JSON_DEPTH } from './json-depth.js';
 
-/** An integer part of this many digits may pass 2^53 (9007199254740992 has 16). */
+/** An integer literal of this many digits may pass 2^53 (9007199254740992 has 16). */
 const UNSAFE_DIGITS = 16;
 
 const TOO_DEEP = 1;
@@ -26,15 +27,12 @@ const IN_FRACTION = Number.NEGATIVE_INFINITY;
 const OTHER = 0;
 const DIGIT = 1;
 const DOT = 2;
-const EXPONENT = 3;
-const QUOTE = 4;
-const OPEN = 5;
-const CLOSE = 6;
+const QUOTE = 3;
+const OPEN = 4;
+const CLOSE = 5;
 const KIND = new Uint8Array(128);
 for (let code = 0x30; code <= 0x39; code++) KIND[code] = DIGIT;
 KIND[0x2e] = DOT;
-KIND[0x65] = EXPONENT; // e
-KIND[0x45] = EXPONENT; // E
 KIND[0x22] = QUOTE;
 KIND[0x5b] = OPEN; // [
 KIND[0x7b] = OPEN; // {
@@ -88,8 +86,8 @@ export function stringifyExact(value: unknown, where = 'value', space?: number):
 
 /**
  * One pass over a JSON text: TOO_DEEP when arrays and objects nest deeper than `maxDepth`,
- * NEEDS_EXACT when a number outside strings has an integer part of UNSAFE_DIGITS digits or an
- * exponent. Brackets, digits and letters inside strings do not count.
+ * NEEDS_EXACT when a number outside strings has a run of UNSAFE_DIGITS digits (not counting
+ * those after a decimal point). Brackets and digits inside strings do not count.
  */
 function scanJson(text: string, maxDepth: number): number {
   let depth = 0;
@@ -105,10 +103,6 @@ function scanJson(text: string, maxDepth: number): number {
       digits = 0;
     } else if (kind === DOT) {
       digits = IN_FRACTION;
-    } else if (kind === EXPONENT) {
-      // An exponent follows a digit; the e of true and false follows a letter.
-      if (digits !== 0) flags |= NEEDS_EXACT;
-      digits = 0;
     } else {
       digits = 0;
       if (kind === QUOTE) i = closingQuote(text, i);

@@ -31,12 +31,15 @@ describe('parseJsonExact', () => {
     expect(parsed.a).toBe(9007199254740993n);
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
-    // An exponent or a long fraction takes the exact path and still reads as JSON.parse does.
-    expect(parseJsonExact('[1e3, 1.5e-7, 12345678901234567.5]')).toEqual([
+    // Beside a big integer, a fraction or an exponent reads as JSON.parse reads it (a double).
+    expect(parseJsonExact('[1e3, 1.5e-7, 12345678901234567.5, 9007199254740993]')).toEqual([
       1000,
       1.5e-7,
       Number('12345678901234567.5'),
+      9007199254740993n,
     ]);
+    // Without one, an exponent takes the common path: 1e17 stays a double (toCount refuses it).
+    expect(parseJsonExact('[1e17, 9007199254740993e0]')).toEqual([1e17, 9007199254740992]);
   });
 
   it('refuses what is not JSON with a SyntaxError, on either path', () => {
