@@ -12,6 +12,7 @@ import { INBOX_DB_FILE, openInboxDbReadOnly } from '../state/inbox-db.js';
 import { deliveries } from '../state/inbox-schema.js';
 import type { ReadOnlySqlite } from '../state/open-sqlite.js';
 import { hooks, runs } from '../state/schema.js';
+import { loadSourceRecord, type SourceRecord } from '../state/source-record.js';
 import { openStateDbReadOnly, STATE_DB_FILE } from '../state/state-db.js';
 import { type DataCheckStatus, dataCheckStatus } from './data-check-status.js';
 
@@ -56,6 +57,8 @@ export interface StatusFiles {
   hooks: StatusHook[];
   inbox: StatusInbox;
   dataChecks: DataCheckStatus | null;
+  /** The API account the data directory's figures come from, recorded at its first sync. */
+  source: SourceRecord | null;
   /** Files whose schema is older than this release's. */
   olderSchema: string[];
 }
@@ -66,6 +69,7 @@ export function readStatusFiles(dataDir: string): StatusFiles {
     hooks: [],
     inbox: { backlog: 0, quarantined: 0, lastDelivery: null, lastPublish: null },
     dataChecks: null,
+    source: null,
     olderSchema: [],
   };
   const state = openStateDbReadOnly(dataDir);
@@ -102,6 +106,7 @@ function readState(state: NonNullable<ReturnType<typeof openStateDbReadOnly>>) {
     .all() as Partial<typeof hooks.$inferSelect>[];
   return {
     dataChecks: dataCheckStatus(state),
+    source: loadSourceRecord(state) ?? null,
     runs: runRows.map((r) => ({
       runId: r.runId ?? '',
       snapshotDate: r.snapshotDate ?? '',

@@ -76,7 +76,8 @@ export async function runDemo(dataDir: string, logger: Logger): Promise<void> {
     say('\n== 4. the report: charts and their tables in one self-contained HTML file');
     const report = await writeReport({ ...DEFAULT_REPORT, dataDir, out: defaultReportPath(dataDir) });
     say(`wrote ${report.path} (open it in a browser; it needs no network)`);
-    say(`\ndone. Try: npx campaign-warehouse status --data-dir ${dataDir}`);
+    say(`\ndone: the demo's files are in ${dataDir} (a sync of your own writes into ./data, or --data-dir).`);
+    say(`Try: npx campaign-warehouse status --data-dir ${dataDir}`);
     say(`     npx campaign-warehouse query --data-dir ${dataDir} "select * from network_breakdown limit 10"`);
   } finally {
     await sim.close();
@@ -119,7 +120,12 @@ async function syncNights(
   for (let night = 0; night < DEMO_NIGHTS - 1; night++) {
     sim.clock.set(new Date(nights.firstNight.getTime() + night * DAY_MS));
     // The lake's upkeep waits for the last night: nothing is due seconds apart (see lakeUpkeep).
-    const s = await runSync(config, { logger, now: () => sim.clock.now(), lakeUpkeep: false });
+    const s = await runSync(config, {
+      logger,
+      now: () => sim.clock.now(),
+      lakeUpkeep: false,
+      demoSource: true,
+    });
     const { checks } = s;
     say(
       `night ${s.snapshotDate}: ${s.rowsWritten} rows in ${(s.durationMs / 1000).toFixed(1)} s; ` +
@@ -135,6 +141,7 @@ async function syncNights(
     now: () => sim.clock.now(),
     onProgress: (p) => progress.update(p),
     onApiEvent: (e) => progress.apiEvent(e),
+    demoSource: true,
   });
   progress.stop();
   process.stdout.write(formatSummary(summary));

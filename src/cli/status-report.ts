@@ -5,6 +5,7 @@
  * (see read-status-files.ts).
  */
 import { existsSync } from 'node:fs';
+import { describeSource, type SourceRecord } from '../state/source-record.js';
 import { catalogIsCurrent, publishedPath, withReadOnly } from '../warehouse/index.js';
 import {
   type DataCheckStatus,
@@ -29,6 +30,8 @@ export interface StatusReport {
   olderSchema: string[];
   /** The latest sync run's data checks (published or stopped by --strict). */
   dataChecks: DataCheckStatus | null;
+  /** The API account the figures come from (recorded at the first sync; null before it). */
+  source?: SourceRecord | null;
   /** Fields, stats and networks the spec does not list, first seen in the latest snapshot. */
   newDrift: NewDrift[];
   /** warehouse.duckdb's views point at another lake (a moved directory, a previous release). */
@@ -90,6 +93,11 @@ export function formatStatus(r: StatusReport): string {
   const out: string[] = [];
   out.push(
     `warehouse: ${r.warehouse}${r.published ? '' : ' (not published yet: run `campaign-warehouse sync`)'}`,
+  );
+  out.push(
+    r.source
+      ? `source: ${describeSource(r.source)}, since ${r.source.recordedAt}`
+      : 'source: none recorded (the next sync records its base URL and workspaces)',
   );
   if (r.catalogStale)
     out.push(

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CONFIG_OPTION, dataDirOption, REMOTE_OPTION } from './data-dir-options.js';
 import { numberIn } from './number-in.js';
@@ -25,10 +26,24 @@ export function registerSync(program: Command): void {
     .option('--force', 'run even inside the API refresh window (figures may mix two days)')
     .option('--rps <n>', 'requests per second (default 5)', numberIn(0.1, 10_000))
     .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
-    .option('--campaign <id>', 'only this campaign (repeatable)', collect)
+    .option(
+      '--campaign <id>',
+      "only this campaign (repeatable); an id the API's campaign list lacks is refused (exit 2)",
+      collect,
+    )
     .option('--strict', 'a failing data check fails the run before its publish (default: it warns)')
     .option('--json', 'print the summary as one JSON line (default: text, even when piped)')
     .option(...REMOTE_OPTION)
+    .option(
+      '--force-source',
+      "sync even though the data directory holds another API account's figures (another base URL, " +
+        "no workspace in common): this source becomes the directory's, and its figures join the same history",
+    )
+    .option(
+      '--dry-run',
+      'print the plan (source, snapshot date, segments, campaigns, requests and the time they take at ' +
+        "--rps) and write nothing; it calls the API's list endpoints (workspaces, tags, campaigns)",
+    )
     // What started the run, recorded in it (serve passes scheduled / catch-up / retry).
     .addOption(new Option('--trigger <name>').default('manual').hideHelp())
     // serve reports the outcomes of the syncs it starts itself (it knows the retries).
@@ -44,6 +59,7 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
   ]);
   favorMemoryOverSpeed();
   const config = resolveSyncConfig(flags);
+  if (flags.dryRun) return printSyncPlan(config, flags);
   const [{ runSync }, { formatSummary }, { startSyncNotifier }, { syncInterrupted }] = await Promise.all([
     import('../extract/run-sync.js'),
     import('../extract/format-summary.js'),
@@ -67,6 +83,7 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
       onApiEvent: (e) => reporter.apiEvent(e),
       signal: stop.signal,
       trigger: flags.trigger,
+      ...(flags.forceSource ? { forceSource: true } : {}),
     });
     reporter.stop();
     process.stdout.write(flags.json ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
@@ -81,6 +98,22 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
   }
   // The run succeeded and its publish stands; the remote lags until the next commit lands.
   if (remote?.failure) throw remote.failure;
+}
+
+/** `sync --dry-run`: the plan on stdout (one JSON line with --json); nothing written. */
+async function printSyncPlan(
+  config: import('../config/sync-config.js').SyncConfig,
+  flags: SyncCommandFlags,
+): Promise<void> {
+  const { planSync, formatPlan } = await import('../extract/plan-sync.js');
+  const { logger, reporter } = await syncOutput();
+  reporter.stop();
+  const plan = await planSync(config, {
+    logger,
+    now: () => new Date(),
+    forceSource: flags.forceSource === true,
+  });
+  process.stdout.write(flags.json ? `${JSON.stringify(plan)}\n` : formatPlan(plan));
 }
 
 /**
@@ -114,6 +147,8 @@ async function syncOutput() {
  */
 function stopWhenAsked(interrupted: () => Error): { signal: AbortSignal; dispose(): void } {
   const abort = new AbortController();
+  // Every request waiting for its turn listens to it: as many as the sync has calls queued.
+  setMaxListeners(0, abort.signal);
   const stop = () => abort.abort(interrupted());
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -170,6 +205,8 @@ interface SyncCommandFlags {
   json?: boolean;
   strict?: boolean;
   remote?: string;
+  forceSource?: boolean;
+  dryRun?: boolean;
   trigger: string;
   /** false with --no-notify (serve's syncs). */
   notify: boolean;

@@ -9,13 +9,16 @@ import {
 } from './extract-context.js';
 
 /**
- * The account-wide resources (workspaces, tags), each checkpointed once committed. Returns the
- * tag ids the API lists, for checking the segments' tag filters: from the tags just fetched,
- * or, when a resumed run skipped them, listed again if `needTagIds`; otherwise undefined.
+ * The account-wide resources (workspaces, tags), each checkpointed once committed; a resource
+ * in `fetched` (the workspaces the sync's first contact listed) is staged from its pages, not
+ * fetched again. Returns the tag ids the API lists, for checking the segments' tag filters:
+ * from the tags just fetched, or, when a resumed run skipped them, listed again if
+ * `needTagIds`; otherwise undefined.
  */
 export async function extractGlobals(
   ctx: ExtractContext,
   needTagIds: boolean,
+  fetched: ReadonlyMap<string, readonly RawRecord[][]> = new Map(),
 ): Promise<Set<string> | undefined> {
   let tagIds: Set<string> | undefined;
   const checkpoints = new PendingCheckpoints(ctx);
@@ -23,7 +26,7 @@ export async function extractGlobals(
     if (ctx.done.has(`all|${resource.name}`)) continue;
     let rows = 0;
     if (resource.name === 'tags') tagIds = new Set();
-    for await (const page of resource.pages(ctx.api)) {
+    for await (const page of fetched.get(resource.name) ?? resource.pages(ctx.api)) {
       abortIfAsked(ctx.signal);
       if (tagIds && resource.name === 'tags') for (const id of recordIds(page)) tagIds.add(id);
       rows += await append(ctx.writer, resource.normalize(page, rowContext(ctx, 'all')));

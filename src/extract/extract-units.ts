@@ -10,6 +10,7 @@ import {
   PendingCheckpoints,
   rowContext,
 } from './extract-context.js';
+import { listCampaigns } from './first-contact.js';
 
 /** One unit of work: a campaign seen through a segment, checkpointed as a whole. */
 export interface Unit {
@@ -28,29 +29,20 @@ export interface UnitPlan {
 
 /**
  * The units of the run: the wanted campaigns (all the API lists when none are named) under
- * every segment. A named campaign the list lacks is fetched anyway, with a warning (added to
- * `warnings`).
+ * every segment. `listed` is the campaign list when the run already has it (named campaigns
+ * are checked against it before the run begins: first-contact.ts); else it is fetched here.
  */
 export async function planUnits(
   ctx: ExtractContext,
   segments: readonly Segment[],
   campaigns: readonly string[],
-  warnings: string[],
+  listed?: ReadonlyMap<string, RawRecord>,
 ): Promise<UnitPlan> {
-  const listed = new Map<string, RawRecord>();
-  for await (const page of ctx.api.campaigns()) {
-    for (const record of page)
-      if (record.id !== undefined && record.id !== null) listed.set(String(record.id), record);
-  }
-  const wanted = campaigns.length ? campaigns : [...listed.keys()];
-  const unknown = wanted.filter((id) => !listed.has(id));
-  if (unknown.length) {
-    warnings.push(`campaign(s) ${unknown.join(', ')} not in the API's campaign list: fetched anyway`);
-    ctx.logger.warn({ campaigns: unknown }, 'campaigns not in the API campaign list: fetched anyway');
-  }
+  const list = listed ?? (await listCampaigns(ctx.api));
+  const wanted = campaigns.length ? campaigns : [...list.keys()];
   const units = segments.flatMap((segment) => wanted.map((campaignId) => ({ segment, campaignId })));
   const pending = units.filter((u) => !ctx.done.has(`${u.segment.name}|campaign:${u.campaignId}`));
-  return { units, pending, listed };
+  return { units, pending, listed: list };
 }
 
 /**

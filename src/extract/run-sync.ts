@@ -6,9 +6,10 @@
  */
 import { rm } from 'node:fs/promises';
 import { ALL_SEGMENT, type Segment } from '../../pipelines/campaign-pipeline.js';
-import type { ApiClient, ApiEvent } from '../api/types.js';
+import type { ApiClient, ApiEvent, RawRecord } from '../api/types.js';
 import type { SyncConfig } from '../config/sync-config.js';
 import { RefusedValues } from '../normalize/refused-values.js';
+import { describeSource, loadSourceRecord, saveSourceRecord } from '../state/source-record.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
@@ -26,6 +27,14 @@ import { checkBeforePublish, type DataCheckSummary } from './check-before-publis
 import type { ExtractContext } from './extract-context.js';
 import { extractGlobals } from './extract-globals.js';
 import { extractUnits, planUnits, type UnitPlan } from './extract-units.js';
+import {
+  compareSource,
+  type FirstContact,
+  firstContact,
+  listCampaigns,
+  refuseOtherSource,
+  refuseUnknownCampaigns,
+} from './first-contact.js';
 import { type RunCounters, RunRegistry, type RunRow } from './run-registry.js';
 import { segmentWarnings } from './segment-warnings.js';
 import { resolveSnapshotDate } from './snapshot-date.js';
@@ -62,6 +71,13 @@ export interface SyncDeps {
    * upkeep would open a lake session to find nothing to do. Default true.
    */
   readonly lakeUpkeep?: boolean;
+  /**
+   * A data directory holding another account's figures is refused (first-contact.ts) unless
+   * this is set: then this run's source becomes the directory's (`sync --force-source`).
+   */
+  readonly forceSource?: boolean;
+  /** The demo's runs: its embedded simulator, on a new port at each start, is one source. */
+  readonly demoSource?: boolean;
 }
 
 export interface SyncSummary {
@@ -86,31 +102,49 @@ export interface SyncSummary {
   /** The data checks of the staged figures (sql/checks/), run before the publish. */
   readonly checks: DataCheckSummary;
   /**
-   * What the run warned about: at its start, segment filters naming unknown tags or networks,
-   * unknown campaigns; at its end, values stored as NULL (one line per field and reason).
+   * What the run warned about: at its start, segment filters naming unknown tags or networks;
+   * at its end, values stored as NULL (one line per field and reason).
    */
   readonly warnings: readonly string[];
 }
 
 /**
- * The run, step by step: begin (or resume) it, extract the globals, plan and extract the
- * units, check and publish; a failure is recorded before it is thrown.
+ * The run, step by step: the first contact with the API (nothing is written before the key is
+ * accepted, the account is the data directory's and the named campaigns exist), begin (or
+ * resume) the run, extract the globals, plan and extract the units, check and publish; a
+ * failure of a begun run is recorded before it is thrown.
  */
 export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncSummary> {
   const session = openSession(config, deps);
   try {
-    const begun = await begin(session);
+    const api = deps.client ?? (await createClient(config, deps));
+    session.client = api;
+    const contact = await timed(session, 'firstContact', () =>
+      firstContact(api, {
+        baseUrl: config.baseUrl,
+        dataDir: config.dataDir,
+        ...(deps.demoSource ? { demo: true } : {}),
+      }),
+    );
+    refuseOtherSource(contact, config.dataDir, deps.forceSource === true);
+    let listed: ReadonlyMap<string, RawRecord> | undefined;
+    if (config.campaigns.length) {
+      listed = await listCampaigns(api);
+      refuseUnknownCampaigns(config.campaigns, listed);
+    }
+    const begun = await begin(session, api, contact);
     // The tag ids the API lists, to check the segments' tag filters against.
     const tagIds = await timed(session, 'globals', () =>
       extractGlobals(
         begun,
         config.segments.some((s) => s.tags?.length),
+        new Map([['workspaces', contact.workspacePages]]),
       ),
     );
     const warnings = segmentWarnings(config.segments, tagIds ?? new Set());
     for (const warning of warnings) deps.logger.warn(warning);
     const plan = await timed(session, 'plan', () =>
-      planUnits(begun, session.segments, config.campaigns, warnings),
+      planUnits(begun, session.segments, config.campaigns, listed),
     );
     await timed(session, 'units', () =>
       extractUnits(begun, plan, config.concurrency, (unitsDone) =>
@@ -127,7 +161,7 @@ export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncS
     throw error;
   } finally {
     await session.client?.close().catch(() => {});
-    session.state.close();
+    session.state?.close();
   }
 }
 
@@ -138,8 +172,9 @@ interface SyncSession {
   readonly started: number;
   readonly snapshotDate: string;
   readonly segments: readonly Segment[];
-  readonly state: StateDb;
-  readonly registry: RunRegistry;
+  /** Opened once the API accepted the key and the account is the data directory's. */
+  state?: StateDb;
+  registry?: RunRegistry;
   run?: RunRow;
   client?: ApiClient;
   staging?: StagingWriter;
@@ -147,7 +182,7 @@ interface SyncSession {
   readonly stepsMs: Record<string, number>;
 }
 
-/** The snapshot date (see resolveSnapshotDate: a relabelled run is warned about) and the state database. */
+/** The snapshot date (see resolveSnapshotDate: a relabelled run is warned about); no file opened yet. */
 function openSession(config: SyncConfig, deps: SyncDeps): SyncSession {
   const started = Date.now();
   const { date: snapshotDate, relabelled } = resolveSnapshotDate(
@@ -156,18 +191,8 @@ function openSession(config: SyncConfig, deps: SyncDeps): SyncSession {
     config.force,
   );
   if (relabelled) deps.logger.warn({ snapshotDate }, relabelled);
-  const state = openStateDb(config.dataDir);
   const segments = [ALL_SEGMENT, ...config.segments];
-  return {
-    config,
-    deps,
-    started,
-    snapshotDate,
-    segments,
-    state,
-    registry: new RunRegistry(state),
-    stepsMs: {},
-  };
+  return { config, deps, started, snapshotDate, segments, stepsMs: {} };
 }
 
 /** Runs one step of the sync, adding its wall time to session.stepsMs[name]. */
@@ -182,14 +207,22 @@ async function timed<T>(session: SyncSession, name: string, work: () => Promise<
 
 /** A run begun: the extraction's context, and what the publish needs beside it. */
 interface BegunRun extends ExtractContext {
+  readonly state: StateDb;
   readonly run: RunRow;
   readonly resumed: boolean;
   readonly staging: StagingWriter;
 }
 
-/** Starts the run, or resumes the unfinished one of the date; opens the API client and the staging file. */
-async function begin(session: SyncSession): Promise<BegunRun> {
-  const { config, deps, snapshotDate, segments, registry } = session;
+/**
+ * Opens the state database (created here at the first sync), starts the run or resumes the
+ * unfinished one of the date, records the source, and opens the staging file.
+ */
+async function begin(session: SyncSession, api: ApiClient, contact: FirstContact): Promise<BegunRun> {
+  const { config, deps, snapshotDate, segments } = session;
+  const state = openStateDb(config.dataDir);
+  session.state = state;
+  const registry = new RunRegistry(state);
+  session.registry = registry;
   const begun = registry.begin(
     snapshotDate,
     segments.map((s) => s.name),
@@ -197,6 +230,7 @@ async function begin(session: SyncSession): Promise<BegunRun> {
     deps.now(),
   );
   session.run = begun.run;
+  recordSource(session, state, contact);
   const runId = begun.run.runId;
   deps.logger.info(
     { runId, snapshotDate, resumed: begun.resumed, segments: segments.map((s) => s.name) },
@@ -204,13 +238,12 @@ async function begin(session: SyncSession): Promise<BegunRun> {
   );
   // The text repaired from here on is this run's (an earlier run in this process took its own).
   takeRepairedText();
-  const api = deps.client ?? (await createClient(config, deps));
-  session.client = api;
   const writer = await timed(session, 'openStaging', () =>
     openStaging(config.dataDir, `sync-${snapshotDate}`),
   );
   session.staging = writer;
   return {
+    state,
     run: begun.run,
     resumed: begun.resumed,
     staging: writer,
@@ -226,6 +259,35 @@ async function begin(session: SyncSession): Promise<BegunRun> {
     now: deps.now,
     ...(deps.signal ? { signal: deps.signal } : {}),
   };
+}
+
+/**
+ * The source in the state database, under the run's lock (a sync of another account that
+ * started meanwhile is refused here too): recorded at the first sync, replaced with
+ * --force-source, and kept up to date with the account's workspaces as they come and go.
+ */
+function recordSource(session: SyncSession, state: StateDb, contact: FirstContact): void {
+  const { config, deps } = session;
+  const recorded = loadSourceRecord(state);
+  const verdict = compareSource(recorded, contact.source);
+  refuseOtherSource({ ...contact, recorded, verdict }, config.dataDir, deps.forceSource === true);
+  const now = deps.now();
+  if (verdict === 'adopt')
+    deps.logger.info(
+      { source: contact.source.baseUrl, workspaces: contact.source.workspaces.length },
+      `this data directory's source is now ${describeSource(contact.source)}`,
+    );
+  else if (verdict === 'other' && recorded)
+    deps.logger.warn(
+      `--force-source: this data directory's source is now ${describeSource(contact.source)} (was ${describeSource(recorded)})`,
+    );
+  else if (
+    recorded?.baseUrl === contact.source.baseUrl &&
+    recorded.workspaces.join() === contact.source.workspaces.join()
+  )
+    return;
+  const recordedAt = verdict === 'same' && recorded ? recorded.recordedAt : now.toISOString();
+  saveSourceRecord(state, { ...contact.source, recordedAt }, now);
 }
 
 function progressOf(
@@ -259,8 +321,8 @@ async function checkAndPublish(
   plan: UnitPlan,
   warnings: readonly string[],
 ): Promise<SyncSummary> {
-  const { config, deps, snapshotDate, segments, registry } = session;
-  const { api, runId, run, staging: writer } = begun;
+  const { config, deps, snapshotDate, segments } = session;
+  const { api, runId, run, staging: writer, registry } = begun;
   // The checks run on the staging file as its writer closes it: flushed, and checkpointed
   // unless its WAL is small, so a large sync's staged rows are in the file, not held in the
   // writer's buffer pool (where the schema-drift scan of a 170k-post sync ran out of the
@@ -279,7 +341,7 @@ async function checkAndPublish(
         dataDir: config.dataDir,
         ...(config.historyChecks ? { history: config.historyChecks } : {}),
         logger: deps.logger,
-        state: session.state,
+        state: begun.state,
         registry,
         now: deps.now,
       }),
@@ -365,7 +427,7 @@ async function recordFailure(session: SyncSession, error: unknown): Promise<void
     retries: client?.stats.retries ?? 0,
     throttled: client?.stats.throttled ?? 0,
   };
-  const failed = session.registry.finish(run, { status: 'failed', error: message, counters }, deps.now());
+  const failed = session.registry!.finish(run, { status: 'failed', error: message, counters }, deps.now());
   // Analysts see failed runs too; the published facts stay untouched.
   await publishRunRecord(
     config.dataDir,
@@ -375,7 +437,11 @@ async function recordFailure(session: SyncSession, error: unknown): Promise<void
   );
 }
 
-async function createClient(config: SyncConfig, deps: SyncDeps): Promise<ApiClient> {
+/** The API client of a run (or of a dry run's plan), from its config. */
+export async function createClient(
+  config: SyncConfig,
+  deps: Pick<SyncDeps, 'onApiEvent' | 'signal'>,
+): Promise<ApiClient> {
   const { createApiClient } = await import('../api/create-api-client.js');
   return createApiClient({
     baseUrl: config.baseUrl,
