@@ -99,6 +99,7 @@ async function route(
     return reply(res, 200, {
       status: closing ? 'closing' : 'ok',
       backlog: parts.progress.backlog(),
+      quarantined: parts.progress.quarantined(),
       publish_lag_seconds: parts.progress.publishLagSeconds(),
       last_publish_at: parts.progress.lastPublishAt(),
     });

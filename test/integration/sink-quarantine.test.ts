@@ -174,6 +174,7 @@ describe('one bad document never stalls the sink', () => {
       expect(sink.stats()).toMatchObject({ backlog: 0, quarantined: 1 });
       expect(await metric(sink, 'sink_quarantined_deliveries')).toBe(1);
       expect(await metric(sink, 'sink_inbox_backlog')).toBe(0);
+      expect(await (await fetch(`${sink.url}/healthz`)).json()).toMatchObject({ backlog: 0, quarantined: 1 });
 
       // A later cycle publishes nothing again and keeps it aside: no failure, no retry loop.
       expect(await sink.publishNow()).toEqual({ deliveries: 0, documents: 0, publishes: 0 });
