@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { lakePath, liveTargets, sweepVersions } from '../src/warehouse/lake/index.js';
+import { lakePath, liveTargets, sweepVersions } from '../src/warehouse/lake/testing.js';
 import { publishStream } from '../src/warehouse/publish-stream.js';
 import { publishedPath } from '../src/warehouse/warehouse-paths.js';
 import { flag, tempDir } from './bench-processes.js';

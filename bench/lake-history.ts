@@ -28,7 +28,7 @@ import {
   readFactFile,
   tenDaysOf,
   versionsPath,
-} from '../src/warehouse/lake/index.js';
+} from '../src/warehouse/lake/testing.js';
 import { tableSpec } from '../src/warehouse/table-registry.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
 import { sqlString } from '../src/warehouse/warehouse-paths.js';

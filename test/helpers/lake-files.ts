@@ -1,6 +1,6 @@
 import { readlinkSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { labelOf, lakePath, versionFiles } from '../../src/warehouse/lake/index.js';
+import { labelOf, lakePath, versionFiles } from '../../src/warehouse/lake/testing.js';
 
 /** The live version folder of a lake table (where its link points now). */
 export function liveFolder(dataDir: string, table = 'post_metrics'): string {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DataCheckSummary } from '../../src/extract/check-before-publish.js';
 import type { InjectedChange } from '../../src/simulator/model/history.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
-import { parseFactFile, periodEnd, periodStart, versionFiles } from '../../src/warehouse/lake/index.js';
+import { parseFactFile, periodEnd, periodStart, versionFiles } from '../../src/warehouse/lake/testing.js';
 import { rows, startSim, sync, syncConfig, tempDataDir } from '../helpers/sync-harness.js';
 
 const DAY_MS = 86_400_000;

@@ -13,7 +13,7 @@ import {
   lakePath,
   readGeneration,
   swappingLinks,
-} from '../../src/warehouse/lake/index.js';
+} from '../../src/warehouse/lake/testing.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { readConsistently, SWAPPED_RETRIES } from '../../src/warehouse/read/read-consistently.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FSYNC_CONCURRENCY, fsyncPaths } from '../../src/warehouse/lake/index.js';
+import { FSYNC_CONCURRENCY, fsyncPaths } from '../../src/warehouse/lake/testing.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 describe('fsyncPaths', () => {

@@ -2,7 +2,7 @@ import { readlinkSync, renameSync, statSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Row, TableRows } from '../../src/normalize/rows.js';
-import { lakePath, refreshCatalog, versionFiles } from '../../src/warehouse/lake/index.js';
+import { lakePath, refreshCatalog, versionFiles } from '../../src/warehouse/lake/testing.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lakePath, linkedFiles, StreamKeys } from '../../src/warehouse/lake/index.js';
+import { lakePath, linkedFiles, StreamKeys } from '../../src/warehouse/lake/testing.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';

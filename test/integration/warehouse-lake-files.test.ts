@@ -6,7 +6,7 @@ import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter, writeBytes } from '../../bench/lake-history.js';
 import type { Row } from '../../src/normalize/rows.js';
-import { catalogIsCurrent, liveTargets, sweepVersions } from '../../src/warehouse/lake/index.js';
+import { catalogIsCurrent, liveTargets, sweepVersions } from '../../src/warehouse/lake/testing.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';

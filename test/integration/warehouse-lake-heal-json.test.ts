@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { publishRunRecord } from '../../src/warehouse/index.js';
-import { JSON_CHECKED_FILE, labelOf, lakePath, linkedFiles } from '../../src/warehouse/lake/index.js';
+import { JSON_CHECKED_FILE, labelOf, lakePath, linkedFiles } from '../../src/warehouse/lake/testing.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lakePath, readStamp, versionFiles } from '../../src/warehouse/lake/index.js';
+import { lakePath, readStamp, versionFiles } from '../../src/warehouse/lake/testing.js';
 import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { removableTempDir } from '../helpers/temp-dir.js';

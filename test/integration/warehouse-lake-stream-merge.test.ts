@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Row } from '../../src/normalize/rows.js';
-import { STREAM_MERGE_FANOUT, streamTier } from '../../src/warehouse/lake/index.js';
+import { STREAM_MERGE_FANOUT, streamTier } from '../../src/warehouse/lake/testing.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
 import { publishedPath } from '../../src/warehouse/warehouse-paths.js';

@@ -11,7 +11,7 @@ import {
   refreshCatalog,
   versionFiles,
   writeStamp,
-} from '../../src/warehouse/lake/index.js';
+} from '../../src/warehouse/lake/testing.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { TABLES, type TableSpec } from '../../src/warehouse/table-registry.js';
 import { publishedPath, sqlString } from '../../src/warehouse/warehouse-paths.js';

@@ -7,7 +7,7 @@ import {
   lakePath,
   MONTH_ROW_GROUP_SIZE,
   maintainLake,
-} from '../../src/warehouse/lake/index.js';
+} from '../../src/warehouse/lake/testing.js';
 import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';

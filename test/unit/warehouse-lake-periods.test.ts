@@ -11,7 +11,7 @@ import {
   periodStart,
   periodsOf,
   publishPeriodsOf,
-} from '../../src/warehouse/lake/index.js';
+} from '../../src/warehouse/lake/testing.js';
 
 describe("fact files' periods", () => {
   it("places each file in the folder of its period's last date, the anchor before every date", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planStreamMerge, streamTier } from '../../src/warehouse/lake/index.js';
+import { planStreamMerge, streamTier } from '../../src/warehouse/lake/testing.js';
 
 const part = (n: number) => `p.${String(n).padStart(12, '0')}.parquet`;
 const tier = (k: number, n: number) => `t${k}.${String(n).padStart(12, '0')}.parquet`;

@@ -1,6 +1,8 @@
 /**
- * The Parquet lake behind warehouse.duckdb (docs/lake.md): the only way in from outside
- * src/warehouse/lake/ (a lint rule in biome.json keeps other modules off its files).
+ * The Parquet lake behind warehouse.duckdb (docs/lake.md): the program's only way in from outside
+ * src/warehouse/lake/, exactly the names the program uses. Tests and benchmarks have a second
+ * door, testing.ts, which adds the internals they examine; a lint rule in biome.json keeps
+ * other modules off the lake's files and src/ off testing.ts.
  *
  * Read first: lake-transaction.ts, the transaction through which every change goes (new
  * immutable version directories, then one link swap each), and publish-warehouse.ts, which
@@ -16,64 +18,24 @@
  */
 
 export { type AfterPublish, setAfterPublish } from './after-publish.js';
-export { readStamp, writeStamp } from './catalog/catalog-stamp.js';
 export { type CatalogChange, catalogIsCurrent } from './catalog/ensure-lake.js';
 export { refreshCatalog } from './catalog/refresh-catalog.js';
-export { FSYNC_CONCURRENCY, fsyncPaths } from './core/fsync-path.js';
-export {
-  GENERATION_FILE,
-  isSwapping,
-  type LakeGeneration,
-  readGeneration,
-  swappingLinks,
-} from './core/lake-generation.js';
-export {
-  ANCHOR_PARTITION,
-  closedPeriodOf,
-  comparePeriods,
-  dataFileName,
-  FACT_LAYOUT,
-  factFileName,
-  factFilePlace,
-  factLabel,
-  isDay,
-  isYear,
-  LAKE_DIR_NAME,
-  LAST_DATE_COLUMN,
-  labelOf,
-  lakePath,
-  monthOf,
-  nextTenDays,
-  parseFactFile,
-  partitionName,
-  periodEnd,
-  periodLastDate,
-  periodStart,
-  periodsOf,
-  publishPeriodsOf,
-  tenDaysOf,
-  versionsPath,
-} from './core/lake-layout.js';
+export { isSwapping, type LakeGeneration, readGeneration } from './core/lake-generation.js';
+export { isDay, lakePath } from './core/lake-layout.js';
 export type { LakeTable } from './core/lake-tables.js';
-export { linkedFiles, linkTarget, versionFiles } from './core/link-target.js';
 export {
   describeLakeFiles,
   type LakeFile,
   type LakeFileStats,
   type LakeTableFiles,
 } from './describe-lake-files.js';
-export { consolidateFacts } from './facts/consolidate-facts.js';
-export { factRows, factVersion, fileHolding, readFactFile, recentFactDates } from './facts/fact-files.js';
+export { factRows, factVersion, fileHolding, recentFactDates } from './facts/fact-files.js';
 export { replaceFacts } from './facts/replace-facts.js';
-export { healBrokenJson, JSON_CHECKED_FILE } from './heal-broken-json.js';
-export { MONTH_ROW_GROUP_SIZE } from './facts/write-month.js';
 export type { LakeTransaction } from './lake-transaction.js';
 export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
 export { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 export { StreamAppend } from './stream/append-stream.js';
-export { planStreamMerge, STREAM_MERGE_FANOUT, streamTier } from './stream/merge-stream-parts.js';
-export { StreamKeys } from './stream/stream-keys.js';
-export { liveTargets, retentionFromEnv, sweepVersions } from './sweep-versions.js';
+export { retentionFromEnv } from './sweep-versions.js';
 export { upsertEntities } from './tables/upsert-entities.js';
 export { writeHooks } from './tables/write-hooks.js';
 export { writeRunRecord } from './tables/write-run-record.js';
