@@ -55,6 +55,11 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
       'the sink under hostile clients (1,000 forged 10 MiB bodies; 3,000 connections trickling headers) while a genuine sender delivers every 50 ms',
     load: async () => (await import('./hostile.js')).runHostileBench,
   },
+  remote: {
+    describe:
+      'remote lake commits per nightly publish at 30 and 365 days of history (requests, bytes, time beside the local publish; target 1.25x)',
+    load: async () => (await import('./remote.js')).runRemoteBench,
+  },
   freshness: {
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,

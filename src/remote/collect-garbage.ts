@@ -1,5 +1,6 @@
 import type { Manifest, TableMetadata } from './iceberg-model.js';
 import { decodeManifest, decodeManifestList } from './manifest-io.js';
+import { objectCache } from './object-cache.js';
 import type { TablePaths } from './remote-paths.js';
 import type { S3Store } from './s3-store.js';
 
@@ -27,19 +28,26 @@ export async function collectGarbage(
   for (const entry of table.metadata['metadata-log']) add(entry['metadata-file']);
   const manifests = new Map(table.manifests.map((m) => [m.file.path, m]));
   for (const snapshot of table.metadata.snapshots) {
-    add(snapshot['manifest-list']);
-    const list = await store.get(paths.keyOf(snapshot['manifest-list']) ?? '');
-    // A retained snapshot whose list is gone cannot be checked: keep everything.
-    if (!list) return 0;
-    for (const file of await decodeManifestList(list)) {
+    const uri = snapshot['manifest-list'];
+    add(uri);
+    let list = objectCache.list(uri);
+    if (!list) {
+      const bytes = await store.get(paths.keyOf(uri) ?? '');
+      // A retained snapshot whose list is gone cannot be checked: keep everything.
+      if (!bytes) return 0;
+      list = await decodeManifestList(bytes);
+      objectCache.rememberList(uri, list);
+    }
+    for (const file of list) {
       add(file.path);
-      let manifest = manifests.get(file.path);
+      let manifest = manifests.get(file.path) ?? objectCache.manifest(file.path);
       if (!manifest) {
         const bytes = await store.get(paths.keyOf(file.path) ?? '');
         if (!bytes) return 0;
         manifest = { file, entries: await decodeManifest(bytes, file) };
-        manifests.set(file.path, manifest);
+        objectCache.rememberManifest(manifest);
       }
+      manifests.set(file.path, manifest);
       for (const entry of manifest.entries) add(entry.file.path);
     }
   }

@@ -80,6 +80,8 @@ export async function commitRemote(
     const paths = new TablePaths(remote, name);
     const local = localTable(described, paths, writer, liveByTable.get(name) ?? new Map());
     const cached = known.get(name);
+    // Never committed and nothing to commit: no request (push reads the store instead).
+    if (!cached && !options.verify && local.files.size === 0) continue;
     const ctx = {
       store,
       remote,

@@ -16,6 +16,7 @@ import type { IcebergSchema } from './iceberg-schema.js';
 import { manifestFileOf } from './manifest-file-of.js';
 import { encodeManifest, encodeManifestList } from './manifest-io.js';
 import { type DayPartition, nextMetadata, type TableShape, tableShape } from './next-metadata.js';
+import { objectCache } from './object-cache.js';
 import { operationOf, planManifests } from './plan-manifests.js';
 import { type RemoteTable, readRemoteTable } from './read-remote-table.js';
 import type { RemoteConfig } from './remote-config.js';
@@ -217,11 +218,16 @@ async function writeSnapshot(
       sequenceNumber,
     });
     written.push({ file, entries });
+    objectCache.rememberManifest({ file, entries });
   }
   const keptPaths = new Set(plan.kept.map((f) => f.path));
   const manifests = [...written, ...base.manifests.filter((m) => keptPaths.has(m.file.path))];
   const parent = currentSnapshot(base.metadata);
   const listKey = paths.metadataKey(`snap-${id}-${attempt}-${batch}.avro`);
+  objectCache.rememberList(
+    paths.uri(listKey),
+    manifests.map((m) => m.file),
+  );
   await ctx.store.putIfAbsent(
     listKey,
     await encodeManifestList(

@@ -1,5 +1,6 @@
 import { currentSnapshot, type Manifest, type TableMetadata } from './iceberg-model.js';
 import { decodeManifest, decodeManifestList } from './manifest-io.js';
+import { objectCache } from './object-cache.js';
 import type { TablePaths } from './remote-paths.js';
 import type { S3Store } from './s3-store.js';
 
@@ -61,16 +62,17 @@ export async function readManifests(
 ): Promise<Manifest[]> {
   const snapshot = currentSnapshot(metadata);
   if (!snapshot) return [];
-  const list = await readObject(store, paths, snapshot['manifest-list']);
+  const uri = snapshot['manifest-list'];
+  const list = objectCache.list(uri) ?? (await decodeManifestList(await readObject(store, paths, uri)));
+  objectCache.rememberList(uri, list);
   const byPath = new Map(known.map((m) => [m.file.path, m]));
   const manifests: Manifest[] = [];
-  for (const file of await decodeManifestList(list)) {
-    const cached = byPath.get(file.path);
-    if (cached) {
-      manifests.push({ file, entries: cached.entries });
-      continue;
-    }
-    manifests.push({ file, entries: await decodeManifest(await readObject(store, paths, file.path), file) });
+  for (const file of list) {
+    const cached = byPath.get(file.path) ?? objectCache.manifest(file.path);
+    const entries =
+      cached?.entries ?? (await decodeManifest(await readObject(store, paths, file.path), file));
+    manifests.push({ file, entries });
+    objectCache.rememberManifest({ file, entries });
   }
   return manifests;
 }
