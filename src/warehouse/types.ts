@@ -14,7 +14,7 @@
  * connections held open, see it at their next query.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Row, TableRows } from '../normalize/rows.js';
+import type { Row, TableRows } from '../contracts/rows.js';
 
 /** Rows of one sync run, written page by page into a private staging file. */
 export interface StagingWriter {

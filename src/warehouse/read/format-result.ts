@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import type { Value } from '../../normalize/rows.js';
+import type { Value } from '../../contracts/rows.js';
 import type { QueryResult } from './query-read-only.js';
 
 export const QUERY_FORMATS = ['table', 'csv', 'json'] as const;

@@ -9,7 +9,7 @@ import {
   DuckDBTimestampValue,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { Value } from '../../normalize/rows.js';
+import type { Value } from '../../contracts/rows.js';
 import { UserError } from '../../util/user-error.js';
 import { lakePath } from '../lake/index.js';
 import { openDatabase } from '../open-database.js';

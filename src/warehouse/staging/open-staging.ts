@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { TableRows } from '../../normalize/rows.js';
+import type { TableRows } from '../../contracts/rows.js';
 import { applyMigrations } from '../apply-migrations.js';
 import type { DuckDBLease } from '../duckdb-pool.js';
 import { openWriter, STAGING_SETTINGS } from '../open-database.js';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Row } from '../../normalize/rows.js';
+import type { Row } from '../../contracts/rows.js';
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 import { sqlIdentifier } from '../warehouse-paths.js';
 

@@ -4,7 +4,7 @@ import {
   DuckDBDataChunk,
   type DuckDBType,
 } from '@duckdb/node-api';
-import type { Row } from '../../normalize/rows.js';
+import type { Row } from '../../contracts/rows.js';
 import {
   type ColumnKind,
   columnKind,

@@ -5,7 +5,7 @@ import {
   DuckDBTypeId,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { Value } from '../../normalize/rows.js';
+import type { Value } from '../../contracts/rows.js';
 
 /** The column types the migrations use; JSON is a VARCHAR with an alias. */
 export type ColumnKind = 'varchar' | 'bigint' | 'integer' | 'double' | 'date' | 'timestamp' | 'boolean';

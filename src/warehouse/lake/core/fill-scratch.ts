@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Row } from '../../../normalize/rows.js';
+import type { Row } from '../../../contracts/rows.js';
 import { TableAppender } from '../../staging/table-appender.js';
 import { sqlIdentifier as id } from '../../warehouse-paths.js';
 import type { LakeTransaction } from '../lake-transaction.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Row } from '../../../normalize/rows.js';
+import type { Row } from '../../../contracts/rows.js';
 import { STREAM_PARTITION_COLUMN, type StreamTable } from '../../table-registry.js';
 import { fillScratch } from '../core/fill-scratch.js';
 import { dataFileName, partitionName } from '../core/lake-layout.js';

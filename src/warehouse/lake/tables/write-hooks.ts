@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Row } from '../../../normalize/rows.js';
+import type { Row } from '../../../contracts/rows.js';
 import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
 import { fillScratch } from '../core/fill-scratch.js';
 import { labelOf, SCHEMA_FILE } from '../core/lake-layout.js';
