@@ -1,19 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three tiers, one project each (`npm run test:unit`, `test:integration`, `test:e2e`); `npm test`
- * runs all three. Unit tests touch no network and no child process; integration tests use real
- * DuckDB and SQLite files, loopback HTTP and child processes; e2e tests drive the built CLI and a
- * real browser as a user would.
+ * Four tiers, one project each (`npm run test:unit`, `test:integration`, `test:e2e`, `test:fuzz`);
+ * `npm test` runs all four. Unit tests touch no network and no child process; integration tests use
+ * real DuckDB and SQLite files, loopback HTTP and child processes; e2e tests drive the built CLI and
+ * a real browser as a user would; fuzz tests feed generated bad input (fast-check) to the
+ * normalizers, the reply classifier and the sink, a fixed seed and few cases here (`npm run fuzz`
+ * runs more, from a random seed: test/fuzz/fuzz-params.ts).
  */
-const tier = (name: 'unit' | 'integration' | 'e2e') => ({
+const tier = (name: 'unit' | 'integration' | 'e2e' | 'fuzz') => ({
   extends: true as const,
   test: { name, include: [`test/${name}/**/*.test.ts`] },
 });
 
 export default defineConfig({
   test: {
-    projects: [tier('unit'), tier('integration'), tier('e2e')],
+    projects: [tier('unit'), tier('integration'), tier('e2e'), tier('fuzz')],
     // The sink's loader thread and the CLI's child processes run the built code.
     globalSetup: ['test/helpers/global-setup.ts'],
     // Integration tests start simulators, sinks and child processes on loopback; two cores.

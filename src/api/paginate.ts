@@ -40,7 +40,9 @@ export async function* paginate(
       );
     }
     signatures.set(signature, page);
-    yield items as RawRecord[];
+    // An item that is no object (null, a number, a string) has no field to store: skipped, as
+    // the normalizers skip a record without an id. The page's length still counts for paging.
+    yield items.every(isRecord) ? (items as RawRecord[]) : items.filter(isRecord);
     seen += items.length;
     const b = body as Record<string, unknown>;
     if (b.page === undefined && b.page_size === undefined && b.total === undefined) return;
@@ -62,5 +64,8 @@ export async function* paginate(
 
 function idOf(item: unknown): string {
   // A bare item may hold a bigint (a big integer literal: parseJsonExact), which JSON.stringify refuses.
-  return isRecord(item) ? String(item.id) : stringifyExact(item);
+  if (!isRecord(item)) return stringifyExact(item);
+  // An id that is an object may hold its own toString, which String() would call (and fail on).
+  const id = item.id;
+  return typeof id === 'object' && id !== null ? stringifyExact(id) : String(id);
 }
