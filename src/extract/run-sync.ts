@@ -378,7 +378,8 @@ async function checkAndPublish(
         ),
       ),
     );
-  deps.logger.info({ runId, snapshotDate, stepsMs: session.stepsMs }, 'sync steps');
+  // Where the time went, for whoever profiles a sync (--verbose): not for the nightly reader.
+  deps.logger.debug({ runId, snapshotDate, stepsMs: session.stepsMs }, 'sync steps');
   return summaryOf(session, begun, plan, { published, counters, checks, warnings });
 }
 

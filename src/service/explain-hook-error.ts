@@ -42,6 +42,6 @@ export function explainHookError(error: unknown, ctx: HookErrorContext): unknown
   if (!(error instanceof ApiError) || error.status === undefined) return error;
   const message = hookErrorMessage(error.status, ctx);
   if (!message) return error;
-  const id = error.requestId ? ` [request ${error.requestId}]` : '';
+  const id = error.requestId ? ` (X-Request-Id ${error.requestId})` : '';
   return new UserError(`hooks ${ctx.operation}: ${message}${id}`, { cause: error, exitCode: 1 });
 }

@@ -48,7 +48,7 @@ describe('hook error messages', () => {
     const api = new ApiError('HTTP 409 on POST /v3/hooks', 'POST /v3/hooks', false, 409, 'req-1');
     const wrapped = explainHookError(api, create);
     expect(wrapped).toBeInstanceOf(UserError);
-    expect((wrapped as UserError).message).toMatch(/^hooks create: .*\(409\).*\[request req-1\]$/);
+    expect((wrapped as UserError).message).toMatch(/^hooks create: .*\(409\).*\(X-Request-Id req-1\)$/);
     expect((wrapped as UserError).cause).toBe(api);
     const server = new ApiError('HTTP 500', 'GET /v3/hooks', true, 500);
     expect(explainHookError(server, create)).toBe(server);
