@@ -4,7 +4,7 @@
  * for a run that published and for one that `--strict` stopped before its publish.
  */
 
-import type { DataCheckResult } from '../warehouse/index.js';
+import type { DataCheckResult } from '../contracts/data-check-result.js';
 import { eq } from './drizzle.js';
 import { meta } from './schema.js';
 import type { StateDb } from './state-db.js';

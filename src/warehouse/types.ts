@@ -14,7 +14,10 @@
  * connections held open, see it at their next query.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DataCheckResult } from '../contracts/data-check-result.js';
 import type { Row, TableRows } from '../contracts/rows.js';
+
+export type { DataCheckResult } from '../contracts/data-check-result.js';
 
 /** Rows of one sync run, written page by page into a private staging file. */
 export interface StagingWriter {
@@ -104,26 +107,6 @@ export interface HistorySettings {
   readonly anomalyMinChange: number;
   /** campaign_engagement_anomaly: campaigns with fewer posts on the previous snapshot are not compared. */
   readonly anomalyMinPosts: number;
-}
-
-/** One check on one segment of a run. */
-export interface DataCheckResult {
-  readonly segment: string;
-  readonly check: string;
-  /**
-   * 'rule': within the snapshot (sql/checks/); 'history': against the previous snapshots
-   * (sql/checks/history/), which only warn. Records saved before history checks lack it: rule.
-   */
-  readonly kind?: 'rule' | 'history';
-  /** History checks: the previous snapshot compared with (YYYY-MM-DD); absent when skipped for want of one. */
-  readonly comparedWith?: string;
-  /** 'skipped': nothing comparable (e.g. every figure NULL). */
-  readonly status: 'passed' | 'failed' | 'skipped';
-  readonly checked: number;
-  readonly failing: number;
-  readonly failingCampaigns: number;
-  /** Failing campaign ids, sorted (reports list the first LISTED_CAMPAIGNS). */
-  readonly campaigns: readonly string[];
 }
 
 /** A field, stat or network the spec does not list, seen in a run. */
