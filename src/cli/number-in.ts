@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { PORT, parseBounded } from '../config/bounded-number.js';
+import { PORT, parseBounded } from '../util/bounded-number.js';
 
 /**
  * A commander parser of a flag's value as a number within bounds (see bounded-number.ts):

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PORT, parseBounded } from '../config/bounded-number.js';
+import { PORT, parseBounded } from '../util/bounded-number.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';
 import { CONFIG_OPTION, dataDirOption, REMOTE_OPTION } from './data-dir-options.js';

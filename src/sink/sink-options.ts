@@ -1,4 +1,4 @@
-import { PORT, withinBounds } from '../config/bounded-number.js';
+import { PORT, withinBounds } from '../util/bounded-number.js';
 import type { SinkWatchOptions } from '../notify/sink-watch.js';
 import type { RemoteConfig } from '../remote/remote-config.js';
 import type { InboxDb } from '../state/inbox-db.js';
