@@ -50,7 +50,7 @@ export function historySpec(
   const campaigns = followed.map((f) => f.campaign ?? f.campaign_id);
   const order = campaigns.flatMap((c) => measures.map(([, label]) => panel(c, label)));
   const columns = layout === 'wide' ? 2 : 1;
-  const width = layout === 'wide' ? Math.floor(CHART_ROOM.wide / 2) - 80 : CHART_ROOM.narrow - 60;
+  const width = layout === 'wide' ? Math.floor(CHART_ROOM.wide / 2) - 80 : CHART_ROOM.narrow - 100;
   return {
     description:
       'Engagement and EMV of the top campaigns per snapshot date, one chart per campaign and figure, each on its own scale',
@@ -60,13 +60,19 @@ export function historySpec(
       type: 'nominal',
       sort: order,
       title: null,
-      header: { labelAnchor: 'start', labelFontWeight: 600, labelLimit: 0 },
+      header: {
+        labelAnchor: 'start',
+        labelFontWeight: 600,
+        labelLimit: 0,
+        // Narrow: campaign and figure on two lines, so the title stays within the chart's width.
+        ...(layout === 'narrow' ? { labelExpr: "split(datum.label, ' · ')" } : {}),
+      },
     },
     columns,
     // Panels aligned on their plot areas whatever their axis labels' widths; the spacing
     // leaves room for the y labels of the panel to the right.
     bounds: 'flush',
-    spacing: { row: 58, column: 90 },
+    spacing: { row: layout === 'wide' ? 58 : 74, column: 90 },
     spec: {
       width,
       height: layout === 'wide' ? 70 : 60,
@@ -104,7 +110,8 @@ export function changesSpec(rows: readonly Row[], layout: ChartLayout): TopLevel
   const width = wide
     ? Math.floor((CHART_ROOM.wide - labelWidth) / 2) - 40
     : CHART_ROOM.narrow - labelWidth - 10;
-  const bars = (field: string, title: string, format: string) => {
+  // Side by side, campaign names label the first chart's rows only: the second shares its order.
+  const bars = (field: string, title: string, format: string, labelled: boolean) => {
     const { ticks, domain } = symlogTicks(
       rows.map((r) => Number(r[field])),
       wide ? 1 : 2,
@@ -130,12 +137,12 @@ export function changesSpec(rows: readonly Row[], layout: ChartLayout): TopLevel
           type: 'nominal',
           sort: order,
           title: null,
-          axis: { labelLimit: labelWidth },
+          axis: labelled ? { labelLimit: labelWidth } : null,
         },
         x: {
           field,
           type: 'quantitative',
-          title: `${title} (symmetric log scale)`,
+          title: wide ? `${title} (symmetric log scale)` : [title, '(symmetric log scale)'],
           scale: { type: 'symlog', domain, nice: false },
           axis: { values: ticks, ...SHORT_AXIS, labelOverlap: true },
         },
@@ -163,8 +170,8 @@ export function changesSpec(rows: readonly Row[], layout: ChartLayout): TopLevel
     data: { values },
     config: { axisY: { labelFontSize: wide ? 12 : 11 } },
     ...arranged(layout, [
-      bars('engagement_change', 'engagement change', '+,d'),
-      bars('emv_change', 'EMV change', '+,.2f'),
+      bars('engagement_change', 'engagement change', '+,d', true),
+      bars('emv_change', 'EMV change', '+,.2f', !wide),
     ]),
   } as TopLevelSpec;
 }
@@ -189,7 +196,7 @@ export function networkSpec(totals: readonly Row[], layout: ChartLayout): TopLev
   const wide = layout === 'wide';
   // Side by side, network names label the first chart's rows only: the others share its order.
   const bars = (field: string, title: string, labelled: boolean) => ({
-    width: wide ? 220 : CHART_ROOM.narrow - 130,
+    width: wide ? 220 : CHART_ROOM.narrow - 175,
     height: { step: 26 },
     mark: { type: 'bar', color: RISE },
     encoding: {
@@ -217,7 +224,8 @@ export function networkSpec(totals: readonly Row[], layout: ChartLayout): TopLev
 export function influencerSpec(rows: readonly Row[], layout: ChartLayout): TopLevelSpec {
   const values = withUniqueLabels(rows);
   const wide = layout === 'wide';
-  const labelWidth = wide ? 200 : 165;
+  // Narrow: room for a shared name's id too, "Kai Dubois (700079)".
+  const labelWidth = wide ? 200 : 190;
   const bars = (field: string, title: string, color: string, labelled: boolean) => ({
     width: wide ? 300 : CHART_ROOM.narrow - labelWidth - 20,
     height: { step: 22 },

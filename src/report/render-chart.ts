@@ -29,17 +29,18 @@ export const CHART_CONFIG = {
 export async function renderChart(spec: TopLevelSpec): Promise<string> {
   const vegaSpec = compile({ config: CHART_CONFIG, ...spec } as TopLevelSpec).spec;
   const errors: unknown[] = [];
-  const log = logger(Warn, 'warn', (method, _level, args) => {
-    if (method === 'error') errors.push(args[0]);
+  const log = logger(Warn, undefined, (_method, level, args) => {
+    if (level === 'ERROR') errors.push(args[0]);
     else process.stderr.write(`vega: ${args.map(String).join(' ')}\n`);
   });
   const view = new View(parse(vegaSpec), { renderer: 'none', logger: log });
+  const failed = (error: unknown) =>
+    new Error(`chart "${spec.description ?? 'untitled'}": ${String(error)}`, { cause: error });
   try {
-    const svg = await view.toSVG();
-    if (errors.length > 0)
-      throw new Error(`chart "${spec.description ?? 'untitled'}": ${String(errors[0])}`, {
-        cause: errors[0],
-      });
+    const svg = await view.toSVG().catch((error: unknown) => {
+      throw failed(errors[0] ?? error);
+    });
+    if (errors.length > 0) throw failed(errors[0]);
     return svg;
   } finally {
     view.finalize();

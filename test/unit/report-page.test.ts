@@ -3,7 +3,9 @@
  * and in the charts' SVG), and a section without rows says so instead of drawing nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { dayAxis, symlogTicks } from '../../src/report/chart-layout.js';
 import { NO_FACTS, type ReportData } from '../../src/report/load-report-data.js';
+import { renderChart } from '../../src/report/render-chart.js';
 import { renderReportPage } from '../../src/report/report-page.js';
 import { externalReferences, tableRows } from '../helpers/report-html.js';
 
@@ -189,5 +191,39 @@ describe('report page', () => {
     ]);
     // The rule checks' disagreements are not listed for a history check: "what changed" has them.
     expect(failing).not.toContain('<h3>Disagreements');
+  });
+});
+
+describe('chart axes', () => {
+  it('a day axis labels the last snapshot whatever the window, and spans exactly the data', () => {
+    const days = Array.from({ length: 14 }, (_, i) => `2026-11-${String(14 + i).padStart(2, '0')}`);
+    for (const maxTicks of [3, 4, 5, 14]) {
+      const axis = dayAxis([...days, ...days], maxTicks, null);
+      const ticks = axis.axis.values.map((t) => new Date(t).toISOString().slice(0, 10));
+      expect(ticks.at(-1), `${maxTicks} ticks`).toBe('2026-11-27');
+      expect(ticks.length).toBeLessThanOrEqual(maxTicks);
+      expect(axis.scale.domain).toEqual([Date.parse('2026-11-14'), Date.parse('2026-11-27')]);
+    }
+    expect(dayAxis(['2026-11-27'], 4, null).axis.values).toEqual([Date.parse('2026-11-27')]);
+  });
+
+  it('a symmetric log axis reaches past the largest move on each side that has one', () => {
+    expect(symlogTicks([2_588_261, 3_322, 8])).toEqual({
+      ticks: [0, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000],
+      domain: [0, 10_000_000],
+    });
+    expect(symlogTicks([-250, 3, 0.7], 2)).toEqual({ ticks: [-1_000, -10, 0, 10], domain: [-1_000, 10] });
+    expect(symlogTicks([0])).toEqual({ ticks: [0], domain: [0, 1] });
+  });
+
+  it('a Vega error while drawing fails the chart instead of leaving it half drawn', async () => {
+    await expect(
+      renderChart({
+        description: 'broken',
+        data: { values: [{ a: 1 }] },
+        mark: 'bar',
+        encoding: { x: { field: 'a', type: 'quantitative', axis: { format: 'not a format(' } } },
+      }),
+    ).rejects.toThrow(/chart "broken": .*invalid format/);
   });
 });
