@@ -106,12 +106,17 @@ export function toText(value: unknown): string | null {
   return null;
 }
 
-/** An ISO-8601 timestamp (UTC), or null when absent or unparsable. */
+/**
+ * An ISO-8601 timestamp (UTC), or null when absent, unparsable, or outside the years 0000 to
+ * 9999 (ISO-8601 writes those with a sign and six digits, which no column here takes).
+ */
 export function toTimestamp(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const date = new Date(typeof value === 'number' ? value : Date.parse(value));
   // Past Date's range (±8.64e15 ms) the time is invalid, and toISOString would throw.
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  if (Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear();
+  return year < 0 || year > 9999 ? null : date.toISOString();
 }
 
 /** A YYYY-MM-DD date, or null. */

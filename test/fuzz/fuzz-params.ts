@@ -23,7 +23,7 @@ export function pureRuns<T>(runs: number): Parameters<T> {
 /** For a property that publishes through DuckDB or the sink: a fiftieth of CW_FUZZ_RUNS, at least `runs`. */
 export function publishRuns<T>(runs: number): Parameters<T> {
   const scaled = asked === undefined ? runs : Math.max(runs, Math.ceil(asked / PUBLISH_SHARE));
-  return { seed, numRuns: scaled };
+  return { seed, numRuns: scaled, endOnFailure: true };
 }
 
 function positive(text: string | undefined): number | undefined {
