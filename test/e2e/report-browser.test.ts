@@ -137,7 +137,11 @@ describe.skipIf(!present)(
           await page.screenshot({ path: shot, fullPage: true });
           expect(statSync(shot).size).toBeGreaterThan(20_000);
           if (KEEP_SCREENSHOT && width === 1280)
-            await page.screenshot({ path: KEEP_SCREENSHOT, clip: { x: 0, y: 0, width, height: 1500 } });
+            await page.screenshot({
+              path: KEEP_SCREENSHOT,
+              fullPage: true,
+              clip: { x: 0, y: 0, width, height: 1800 },
+            });
         } finally {
           await page.close();
         }
