@@ -11,35 +11,10 @@ import { buildStreamBatch } from '../../src/sink/build-stream-batch.js';
 import { countDocuments } from '../../src/sink/count-documents.js';
 import { hasSignatureHeader, verifySignature } from '../../src/sink/verify-signature.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../src/util/json-depth.js';
-import { anyString, deepText, jsonText, nestedText } from './bad-values.js';
+import { anyString, nestedText } from './bad-values.js';
 import { pureRuns } from './fuzz-params.js';
+import { pushBody } from './push-bodies.js';
 
-/** A document as a sender might push it: the profile's fields with bad values, or anything. */
-const documentText = fc.oneof(
-  fc
-    .tuple(jsonText, jsonText, jsonText, jsonText)
-    .map(
-      ([id, source, content, date]) =>
-        `{"id":${id},"source":${source},"content":${content},"published_date":${date}}`,
-    ),
-  jsonText,
-  deepText(1, MAX_JSON_DEPTH + 4),
-);
-/** A push body: mostly a documents array, sometimes not, sometimes not JSON. */
-export const pushBody = fc.oneof(
-  {
-    weight: 6,
-    arbitrary: fc
-      .tuple(jsonText, fc.array(documentText, { maxLength: 4 }))
-      .map(([request, docs]) => `{"request":${request},"documents":[${docs.join(',')}]}`),
-  },
-  { weight: 1, arbitrary: jsonText },
-  { weight: 1, arbitrary: anyString },
-  {
-    weight: 1,
-    arbitrary: fc.integer({ min: 1, max: 50_000 }).map((d) => `{"documents":[${nestedText(d, 'array')}]}`),
-  },
-);
 const bodyBytes = fc.oneof(
   { weight: 4, arbitrary: pushBody.map((text) => Buffer.from(text)) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
