@@ -39,7 +39,7 @@ export function registerNotify(program: Command): void {
       ] = await Promise.all([
         import('../config/command-data-dir.js'),
         import('../config/sync-config.js'),
-        import('../notify/notify-config.js'),
+        import('../config/notify-config.js'),
         import('../notify/notifier.js'),
         import('../util/logger.js'),
         import('../util/user-error.js'),

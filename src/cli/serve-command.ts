@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ServiceFlags } from '../config/service-config.js';
+import type { ServiceFlags } from '../service/service-config.js';
 import { CONFIG_OPTION, dataDirOption, REMOTE_OPTION } from './data-dir-options.js';
 import { numberIn, portNumber } from './number-in.js';
 import {

@@ -160,7 +160,7 @@ const SINK_NOTIFY_WAIT_MS = 10_000;
 async function sinkNotifier(flags: SinkFlags, dataDir: string, logger: Logger) {
   const [{ loadConfigFile }, { resolveNotifyConfig, hasTargets }, { Notifier }] = await Promise.all([
     import('../config/sync-config.js'),
-    import('../notify/notify-config.js'),
+    import('../config/notify-config.js'),
     import('../notify/notifier.js'),
   ]);
   const path = flags.config ?? process.env.CW_CONFIG;

@@ -1,7 +1,7 @@
 /** The optional JSON config file (--config / CW_CONFIG). Unknown keys are errors: a typo must not pass silently. */
 import { z } from 'zod';
-import { notifySectionSchema } from '../notify/notify-config.js';
-import { remoteSectionSchema } from '../remote/remote-config.js';
+import { notifySectionSchema } from './notify-config.js';
+import { remoteSectionSchema } from './remote-config.js';
 import { cronProblem, timezoneProblem } from './schedule-check.js';
 
 /** A string that `problem` finds nothing wrong with; otherwise its message is the issue. */

@@ -12,14 +12,14 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from '../api/client-defaults.js';
 import { validateBaseUrl } from '../api/validate-base-url.js';
-import { type NotifyConfig, resolveNotifyConfig } from '../notify/notify-config.js';
-import { type RemoteConfig, resolveRemoteConfig } from '../remote/remote-config.js';
 import { UserError } from '../util/user-error.js';
 import { HISTORY_DEFAULTS } from '../warehouse/checks/history-defaults.js';
 import type { HistorySettings } from '../warehouse/index.js';
 import { type ConfigFile, configFileSchema, type SegmentConfig } from './config-file-schema.js';
 import { resolveDataDir } from './data-dir.js';
 import { explainIssue } from './explain-issue.js';
+import { type NotifyConfig, resolveNotifyConfig } from './notify-config.js';
+import { type RemoteConfig, resolveRemoteConfig } from './remote-config.js';
 
 /**
  * Requests per second when neither flag nor config says: the API's limits depend on the

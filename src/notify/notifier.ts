@@ -6,12 +6,13 @@
  * failures are counted (/metrics) and logged with the target's host only. No payload carries
  * the API key or a hook secret: they are replaced before anything is sent.
  */
+
+import { hasTargets, type NotifyConfig } from '../config/notify-config.js';
 import { hooks } from '../state/schema.js';
 import { openStateDb, type StateDb } from '../state/state-db.js';
+import { hostOf } from '../util/host-of.js';
 import type { Logger } from '../util/logger.js';
-import { hostOf } from './host-of.js';
 import { type Incident, IncidentStore } from './incident-store.js';
-import { hasTargets, type NotifyConfig } from './notify-config.js';
 import {
   type EventName,
   formatSlack,

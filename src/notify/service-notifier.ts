@@ -3,12 +3,13 @@
  * (start-sink.ts) and the scheduled syncs, whose outcomes serve reports itself with the
  * scheduler's retry plan (the syncs it starts run with --no-notify).
  */
+
+import { hasTargets, type NotifyConfig } from '../config/notify-config.js';
 import type { SyncSummary } from '../extract/run-sync.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { reportSyncOutcome, type SyncOutcome } from './conditions.js';
 import { Notifier } from './notifier.js';
-import { hasTargets, type NotifyConfig } from './notify-config.js';
 import { summaryLine } from './sync-notifier.js';
 
 /** How long a stopping serve waits for the notifications under way (systemd's stop timeout is longer). */

@@ -4,13 +4,13 @@
  * --no-notify to the syncs it starts and reports their outcomes itself (it knows the retries).
  */
 
+import { hasTargets, type NotifyConfig } from '../config/notify-config.js';
 import { describeOutcome } from '../extract/check-before-publish.js';
 import type { SyncSummary } from '../extract/run-sync.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { reportSyncOutcome, type SyncOutcome } from './conditions.js';
 import { Notifier } from './notifier.js';
-import { hasTargets, type NotifyConfig } from './notify-config.js';
 
 /**
  * How long a finished sync waits for its notifications before exiting: a webhook that hangs

@@ -1,7 +1,7 @@
+import type { RemoteConfig } from '../config/remote-config.js';
 import { setAfterPublish } from '../warehouse/index.js';
 import { commitRemote, type RemoteCommitResult } from './commit-remote.js';
 import { openStore } from './open-store.js';
-import type { RemoteConfig } from './remote-config.js';
 import { RemoteFailure } from './remote-failure.js';
 import type { S3Store } from './s3-store.js';
 

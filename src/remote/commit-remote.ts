@@ -1,3 +1,4 @@
+import type { RemoteConfig } from '../config/remote-config.js';
 import { describeLakeFiles, type LakeTableFiles, retentionFromEnv } from '../warehouse/index.js';
 import { collectGarbage } from './collect-garbage.js';
 import { commitTable, type LocalFile, type LocalTable, liveFiles, type TableCommit } from './commit-table.js';
@@ -5,7 +6,6 @@ import type { DataFile } from './iceberg-model.js';
 import type { DayPartition } from './next-metadata.js';
 import { openStore } from './open-store.js';
 import { type RemoteTable, readRemoteTable } from './read-remote-table.js';
-import type { RemoteConfig } from './remote-config.js';
 import { RemoteFailure } from './remote-failure.js';
 import { TablePaths } from './remote-paths.js';
 import { loadState, type RemoteState, saveState, writerId } from './remote-state.js';

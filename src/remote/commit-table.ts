@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
+import type { RemoteConfig } from '../config/remote-config.js';
 import { commitMetadata } from './commit-metadata.js';
 import {
   ADDED,
@@ -19,7 +20,6 @@ import { type DayPartition, nextMetadata, type TableShape, tableShape } from './
 import { objectCache } from './object-cache.js';
 import { operationOf, planManifests } from './plan-manifests.js';
 import { type RemoteTable, readRemoteTable } from './read-remote-table.js';
-import type { RemoteConfig } from './remote-config.js';
 import type { TablePaths } from './remote-paths.js';
 import type { S3Store } from './s3-store.js';
 import { boundValue } from './single-value.js';

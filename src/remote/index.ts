@@ -7,17 +7,18 @@
  * table's snapshot, retried on a lost race) and commit-metadata.ts (the conditional write
  * that is the commit, the one step a catalog could replace).
  */
-export { followPublishes, type RemoteFollower } from './attach-remote.js';
-export { type CommitRemoteOptions, commitRemote, type RemoteCommitResult } from './commit-remote.js';
-export type { TableCommit } from './commit-table.js';
-export { openStore } from './open-store.js';
-export { type RemoteTable, readRemoteTable } from './read-remote-table.js';
+
 export {
   type RemoteConfig,
   type RemoteSection,
   remoteSectionSchema,
   resolveRemoteConfig,
-} from './remote-config.js';
+} from '../config/remote-config.js';
+export { followPublishes, type RemoteFollower } from './attach-remote.js';
+export { type CommitRemoteOptions, commitRemote, type RemoteCommitResult } from './commit-remote.js';
+export type { TableCommit } from './commit-table.js';
+export { openStore } from './open-store.js';
+export { type RemoteTable, readRemoteTable } from './read-remote-table.js';
 export { RemoteFailure } from './remote-failure.js';
 export { TablePaths } from './remote-paths.js';
 export type { S3Store, StoreStats } from './s3-store.js';

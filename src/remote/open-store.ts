@@ -1,4 +1,4 @@
-import type { RemoteConfig } from './remote-config.js';
+import type { RemoteConfig } from '../config/remote-config.js';
 import { MAX_ATTEMPTS, S3Store } from './s3-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RemoteConfig } from './remote-config.js';
+import type { RemoteConfig } from '../config/remote-config.js';
 
 /**
  * Where a table lives in the remote (docs/remote.md): `<prefix><table>/` with its data files

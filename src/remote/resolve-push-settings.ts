@@ -1,7 +1,7 @@
 import { readerDataDir } from '../config/command-data-dir.js';
+import { type RemoteConfig, resolveRemoteConfig } from '../config/remote-config.js';
 import { loadConfigFile } from '../config/sync-config.js';
 import { UserError } from '../util/user-error.js';
-import { type RemoteConfig, resolveRemoteConfig } from './remote-config.js';
 
 /**
  * The data directory and remote of a command that talks to no API (remote push; the sink):

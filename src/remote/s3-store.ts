@@ -1,6 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { RemoteConfig } from './remote-config.js';
+import type { RemoteConfig } from '../config/remote-config.js';
 import { RemoteFailure } from './remote-failure.js';
 
 /**

@@ -7,7 +7,6 @@
  * idle, syncing, publishing), and a failure at start closes what had started, so the process exits.
  */
 
-import { resolveServiceConfig, type ServiceConfig, type ServiceFlags } from '../config/service-config.js';
 import { type ServiceNotifier, startServiceNotifier } from '../notify/service-notifier.js';
 import { DEFAULT_SINK_HOST, DEFAULT_SINK_PORT } from '../sink/sink-options.js';
 import { startSink } from '../sink/start-sink.js';
@@ -17,6 +16,7 @@ import { createLogger, type Logger } from '../util/logger.js';
 import { listenForStop } from '../util/stop-signals.js';
 import { runSyncInChild } from './run-sync-in-child.js';
 import { Scheduler } from './scheduler.js';
+import { resolveServiceConfig, type ServiceConfig, type ServiceFlags } from './service-config.js';
 
 export async function runService(flags: ServiceFlags): Promise<void> {
   const service = resolveServiceConfig(flags);

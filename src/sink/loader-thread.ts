@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RemoteConfig } from '../remote/remote-config.js';
+import type { RemoteConfig } from '../config/remote-config.js';
 import type { Logger } from '../util/logger.js';
 import { packageRoot } from '../util/package-root.js';
 import type { LoadResult, SinkLoader } from './loader.js';

@@ -1,7 +1,7 @@
-import { PORT, withinBounds } from '../util/bounded-number.js';
+import type { RemoteConfig } from '../config/remote-config.js';
 import type { SinkWatchOptions } from '../notify/sink-watch.js';
-import type { RemoteConfig } from '../remote/remote-config.js';
 import type { InboxDb } from '../state/inbox-db.js';
+import { PORT, withinBounds } from '../util/bounded-number.js';
 import { MAX_JSON_DEPTH } from '../util/json-depth.js';
 import type { Logger } from '../util/logger.js';
 import { UserError } from '../util/user-error.js';

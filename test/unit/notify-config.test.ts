@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { configFileSchema } from '../../src/config/config-file-schema.js';
-import { hostOf } from '../../src/notify/host-of.js';
 import {
   DEFAULT_STALE_AFTER_HOURS,
   resolveNotifyConfig,
   urlProblem,
-} from '../../src/notify/notify-config.js';
+} from '../../src/config/notify-config.js';
 import { formatSlack, type NotifyMessage } from '../../src/notify/notify-event.js';
 import { summaryLine } from '../../src/notify/sync-notifier.js';
+import { hostOf } from '../../src/util/host-of.js';
 import { UserError } from '../../src/util/user-error.js';
 
 const TOKEN = 'T000/B000/secretpart';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configFileSchema } from '../../src/config/config-file-schema.js';
-import { parseRemoteUrl, resolveRemoteConfig } from '../../src/remote/remote-config.js';
+import { parseRemoteUrl, resolveRemoteConfig } from '../../src/config/remote-config.js';
 
 describe('the remote setting', () => {
   it('is off unless a flag, CW_REMOTE or the config file sets it', () => {

@@ -2,10 +2,11 @@
  * Configuration of `serve`, validated once before anything starts (no listener, thread or
  * database yet): the sync settings (sync-config.ts), the schedule and the sink's options.
  */
+
+import { cronProblem, timezoneProblem } from '../config/schedule-check.js';
+import { resolveSyncConfig, type SyncConfig, type SyncFlags } from '../config/sync-config.js';
 import { checkSinkFlags, type SinkOptions } from '../sink/sink-options.js';
 import { UserError } from '../util/user-error.js';
-import { cronProblem, timezoneProblem } from './schedule-check.js';
-import { resolveSyncConfig, type SyncConfig, type SyncFlags } from './sync-config.js';
 
 export interface ServiceFlags extends Pick<SyncFlags, 'baseUrl' | 'dataDir' | 'config' | 'remote'> {
   readonly host?: string;

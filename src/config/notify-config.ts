@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { validateHttpsUrl } from '../api/validate-base-url.js';
+import { hostOf } from '../util/host-of.js';
 import { UserError } from '../util/user-error.js';
-import { hostOf } from './host-of.js';
 
 /**
  * Hours without a successful snapshot of a completed refresh before `data_stale`: a missed
