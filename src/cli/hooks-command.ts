@@ -9,10 +9,34 @@ export function registerHooks(program: Command): void {
   const hooks = program
     .command('hooks')
     .description('manage the API hooks that push search results to the sink (secrets stay in the state DB)');
+  registerSearches(hooks);
   registerCreate(hooks);
   registerList(hooks);
   registerGet(hooks);
   registerDelete(hooks);
+}
+
+/** `hooks searches`: the predefined searches, whose ids `hooks create --search-id` takes. */
+function registerSearches(hooks: Command): void {
+  addApiOptions(
+    hooks
+      .command('searches')
+      .description("the API account's predefined searches: the ids `hooks create --search-id` takes")
+      .option('--json', 'print as JSON'),
+  ).action(async (flags: JsonFlag) => {
+    const reply = await withApi(flags, ({ client }) => client.searches());
+    const listed = Array.isArray(reply) ? reply : (reply as { searches?: unknown } | undefined)?.searches;
+    const searches = (Array.isArray(listed) ? listed : []) as Record<string, unknown>[];
+    if (flags.json) {
+      process.stdout.write(`${stringifyExact(searches, 'hooks searches', 2)}\n`);
+      return;
+    }
+    if (!searches.length) process.stdout.write('no searches\n');
+    for (const s of searches)
+      process.stdout.write(
+        `${String(s.id ?? '?').padEnd(8)} ${String(s.search_type ?? '').padEnd(10)} ${s.name ?? ''}\n`,
+      );
+  });
 }
 
 /** `hooks create`: a hook for a predefined search, pushing to the sink; its secret never printed. */

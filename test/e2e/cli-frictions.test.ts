@@ -25,6 +25,17 @@ describe('first contact', () => {
     await sim?.close();
   });
 
+  it('hooks searches lists the ids hooks create takes, as text or JSON', async () => {
+    const args = ['hooks', 'searches', '--base-url', sim.url, '--data-dir', join(dir, 'searches')];
+    const text = await run(args, KEY);
+    expect(text.code).toBe(0);
+    const expected = sim.hooks.searches();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(lines(text.stdout).map((line) => line.split(/\s+/)[0])).toEqual(expected.map((s) => String(s.id)));
+    const json = await run([...args, '--json'], KEY);
+    expect(JSON.parse(json.stdout)).toEqual(expected.map((s) => ({ ...s })));
+  });
+
   it('a second sync on a busy data directory is a runtime condition: exit 1, one line', async () => {
     const dataDir = join(dir, 'busy');
     const first = await run(['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force'], KEY);
