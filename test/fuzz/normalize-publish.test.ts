@@ -15,6 +15,7 @@ import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun } from '../helpers/warehouse-rows.js';
 import { normalizeReplies, SNAPSHOT, syncReplies } from './drive-pipeline.js';
 import { publishRuns } from './fuzz-params.js';
+import { isWellFormed } from './is-well-formed.js';
 import { unlessTypedError } from './typed-errors.js';
 
 describe('fuzz: normalized rows through the warehouse', () => {
@@ -48,8 +49,7 @@ describe('fuzz: normalized rows through the warehouse', () => {
               expect(all.rows.length > 0, table).toBe(count > 0);
               for (const row of all.rows)
                 for (const value of row)
-                  if (typeof value === 'string')
-                    expect(value.isWellFormed(), `${table}: ${value}`).toBe(true);
+                  if (typeof value === 'string') expect(isWellFormed(value), `${table}: ${value}`).toBe(true);
               if (!all.columns.includes('raw')) continue;
               const bad = await query(`select count(*) filter (where not json_valid(raw)) from "${table}"`);
               expect(bad.rows[0]![0], `${table}.raw`).toBe(0);
