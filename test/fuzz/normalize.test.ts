@@ -51,7 +51,7 @@ describe('fuzz: normalization', () => {
                   expect(() => parseJsonExact(String(value))).not.toThrow();
               }
       }),
-      pureRuns(150),
+      pureRuns(100),
     );
   });
 
