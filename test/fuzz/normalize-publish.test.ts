@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { withReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { takeRepairedText } from '../../src/warehouse/staging/text-repairs.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun } from '../helpers/warehouse-rows.js';
 import { normalizeReplies, SNAPSHOT, syncReplies } from './drive-pipeline.js';
@@ -34,7 +33,6 @@ describe('fuzz: normalized rows through the warehouse', () => {
               staged.set(table, (staged.get(table) ?? 0) + (rows?.length ?? 0));
           }
           await staging.close();
-          takeRepairedText();
           await publishSync(data.dir, {
             stagingPath: staging.path,
             snapshotDate: SNAPSHOT,
