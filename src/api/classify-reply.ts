@@ -73,6 +73,11 @@ export interface ReplyPolicy {
   readonly maxRetryAfterMs: number;
   /** The wait of a 429 without a (readable) Retry-After. */
   readonly backoffMs: () => number;
+  /**
+   * Whether the API has answered this client with JSON before: until it has, a 2xx page of
+   * HTML is a server that is not the API (a wrong base URL), refused at once, not retried.
+   */
+  readonly heardApi?: boolean;
 }
 
 const RETRIABLE_STATUS = new Set([500, 502, 503, 504]);
@@ -86,8 +91,27 @@ export function classifyReply(attempt: Attempt, policy: ReplyPolicy): ReplyVerdi
   if (reply.status === 429) return classifyRefusal(reply, limits, policy);
   const pause =
     limits.waitMs === undefined ? {} : { pauseMs: Math.min(limits.waitMs, policy.maxRetryAfterMs) };
-  return { ...classifyStatus(reply, attempt.requestId, policy.endpoint), limits, ...pause };
+  const verdict = classifyStatus(reply, attempt.requestId, policy.endpoint);
+  if (verdict.type === 'retry' && policy.heardApi === false && isHtmlPage(reply))
+    return { type: 'fatal', error: notTheApi(reply, policy.endpoint), limits, ...pause };
+  return { ...verdict, limits, ...pause };
 }
+
+/** A page for a browser: an HTML content type, or a body that opens as a document does. */
+function isHtmlPage(reply: RawReply): boolean {
+  return (
+    /html/i.test(headerOf(reply, 'content-type') ?? '') ||
+    /^\s*<(!doctype|html|head|body)\b/i.test(reply.text)
+  );
+}
+
+function notTheApi(reply: RawReply, endpoint: string): FatalApiError {
+  const message = `${endpoint}: ${BASE_URL_SOURCE} points at a server that is not the API: it answered ${statusLine(reply.status)} with an HTML page`;
+  return new FatalApiError(message, endpoint, reply.status);
+}
+
+/** Where the base URL the client was given comes from, for the lines that doubt it. */
+const BASE_URL_SOURCE = 'the base URL (--base-url, CW_BASE_URL or the config file)';
 
 /** A 429: the wait it asks for every request. */
 function classifyRefusal(reply: RawReply, limits: RateLimitAdvice, policy: ReplyPolicy): ReplyVerdict {
@@ -136,6 +160,14 @@ function classifyFailure(attempt: Attempt, endpoint: string): ReplyVerdict {
       error: new FatalApiError(message, endpoint, undefined, undefined, { cause: attempt.error }),
     };
   }
+  if (plainHttpCode(attempt.error) !== undefined) {
+    // Retrying cannot make a plain-HTTP server speak TLS.
+    const message = `${endpoint}: ${BASE_URL_SOURCE} says https://, but the server answered plain HTTP (http:// is for loopback hosts only)`;
+    return {
+      type: 'fatal',
+      error: new FatalApiError(message, endpoint, undefined, undefined, { cause: attempt.error }),
+    };
+  }
   // undici's messages name the failure (reset, timeout, body read), never the headers sent.
   const cause = attempt.error instanceof Error ? attempt.error.message : String(attempt.error);
   const { status } = attempt;
@@ -149,9 +181,19 @@ const TLS_TRUST_CODES =
   /^(DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_[A-Z_]+|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 
 function tlsTrustErrorCode(error: unknown): string | undefined {
+  return errorCode(error, TLS_TRUST_CODES);
+}
+
+/** OpenSSL's code for a TLS hello answered by a server speaking plain HTTP. */
+function plainHttpCode(error: unknown): string | undefined {
+  return errorCode(error, /^ERR_SSL_(WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST)$/);
+}
+
+/** The first error code along the cause chain that matches `pattern`. */
+function errorCode(error: unknown, pattern: RegExp): string | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && TLS_TRUST_CODES.test(code)) return code;
+    if (typeof code === 'string' && pattern.test(code)) return code;
   }
   return undefined;
 }

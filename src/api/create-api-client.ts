@@ -60,6 +60,7 @@ function sendContext(options: ApiClientOptions): SendContext {
     maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS,
     responseDeadlineMs: options.responseDeadlineMs ?? DEFAULT_RESPONSE_DEADLINE_MS,
     ...(options.signal ? { signal: options.signal } : {}),
+    heard: { api: false },
   };
 }
 

@@ -62,6 +62,8 @@ export interface SendContext {
   readonly responseDeadlineMs: number;
   /** Stops every call at once, whatever it is doing: it rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /** Set at the first reply the API answered with JSON: until then, a page of HTML is no API. */
+  readonly heard: { api: boolean };
 }
 
 /** A call ready to send: its URL with the query, and its `METHOD /path` name. */

@@ -49,6 +49,7 @@ export async function sendWithRetry(ctx: SendContext, call: Call): Promise<Reply
       now: Date.now(),
       maxRetryAfterMs: ctx.maxRetryAfterMs,
       backoffMs: () => backoffDelay(tally.throttled + 1, ctx.retryBaseMs),
+      heardApi: ctx.heard.api,
     });
     const kind = ctx.throttle.settle(verdict, attempt.sentAt);
     if (verdict.type === 'throttled') {
@@ -56,7 +57,10 @@ export async function sendWithRetry(ctx: SendContext, call: Call): Promise<Reply
       continue;
     }
     holdForRemainingZero(ctx, prepared, verdict.pauseMs, attempt.requestId);
-    if (verdict.type === 'success') return verdict.reply;
+    if (verdict.type === 'success') {
+      ctx.heard.api = true;
+      return verdict.reply;
+    }
     if (verdict.type === 'fatal') throw verdict.error;
     await backOff(ctx, prepared, verdict, ++tally.failures, attempt.requestId);
   }

@@ -2,6 +2,8 @@
  * What a newcomer meets first, through the built CLI against the simulator on loopback: each
  * case is one a user typed, with the answer the tool now gives.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
@@ -23,6 +25,39 @@ describe('first contact', () => {
   }, 120_000);
   afterAll(async () => {
     await sim?.close();
+  });
+
+  it('a base URL that is not the API is one line saying what answered, without retries', async () => {
+    let requests = 0;
+    const page: Server = createServer((_req, res) => {
+      requests++;
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Welcome to nginx</title>');
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const port = (page.address() as AddressInfo).port;
+    try {
+      const html = await run(['sync', '--force', '--data-dir', join(dir, 'html')], {
+        ...KEY,
+        CW_BASE_URL: `http://127.0.0.1:${port}`,
+      });
+      expect(html.code).toBe(1);
+      expect(lines(html.stderr)).toEqual([
+        expect.stringMatching(/CW_BASE_URL.* is not the API: it answered 200 OK with an HTML page/),
+      ]);
+      expect(requests).toBe(1);
+      const tls = await run(['sync', '--force', '--data-dir', join(dir, 'tls')], {
+        ...KEY,
+        CW_BASE_URL: `https://127.0.0.1:${port}`,
+      });
+      expect(tls.code).toBe(1);
+      expect(lines(tls.stderr)).toEqual([
+        expect.stringMatching(/CW_BASE_URL.* says https:\/\/, but the server answered plain HTTP/),
+      ]);
+    } finally {
+      page.close();
+    }
   });
 
   it('hooks searches lists the ids hooks create takes, as text or JSON', async () => {
