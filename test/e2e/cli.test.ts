@@ -70,7 +70,7 @@ describe('campaign-warehouse (built CLI)', () => {
     );
     expect(code).toBe(2);
     expect(lines(stderr)).toEqual([
-      'campaign-warehouse: base URL http://api.example.com must use https:// (plain http:// is only allowed for loopback hosts)',
+      'campaign-warehouse: --base-url http://api.example.com must use https:// (plain http:// is only allowed for loopback hosts)',
     ]);
     expect(existsSync(dataDir)).toBe(false);
   });
