@@ -11,7 +11,7 @@ import { MAX_JSON_DEPTH, valueDepthExceeds } from '../../src/util/json-depth.js'
 import { stringifyExact } from '../../src/util/parse-json-exact.js';
 import { anyString, deepText, jsonText, numberLiteral, scalarText } from './bad-values.js';
 import { exactInteger } from './exact-number.js';
-import { pureRuns } from './fuzz-params.js';
+import { FUZZ_TIMEOUT_MS, pureRuns } from './fuzz-params.js';
 import { unlessTypedError } from './typed-errors.js';
 
 const body = fc.oneof(
@@ -34,81 +34,93 @@ const status = fc.oneof(
 );
 
 describe('fuzz: reply classifier', () => {
-  it('gives a verdict to any reply; what it accepts is bounded JSON', () => {
-    fc.assert(
-      fc.property(
-        status,
-        body,
-        header,
-        header,
-        fc.constantFrom('GET /v3/influencers/campaigns', 'POST /v3/hooks'),
-        (code, text, retryAfter, remaining, endpoint) => {
-          const headers = {
-            'retry-after': retryAfter,
-            'ratelimit-remaining': remaining,
-            'ratelimit-reset': retryAfter,
-          };
+  it(
+    'gives a verdict to any reply; what it accepts is bounded JSON',
+    () => {
+      fc.assert(
+        fc.property(
+          status,
+          body,
+          header,
+          header,
+          fc.constantFrom('GET /v3/influencers/campaigns', 'POST /v3/hooks'),
+          (code, text, retryAfter, remaining, endpoint) => {
+            const headers = {
+              'retry-after': retryAfter,
+              'ratelimit-remaining': remaining,
+              'ratelimit-reset': retryAfter,
+            };
+            const verdict = classifyReply(
+              { sentAt: 0, reply: { status: code, headers, text } },
+              { endpoint, now: 1_800_000_000_000, maxRetryAfterMs: 900_000, backoffMs: () => 1000 },
+            );
+            expect(['success', 'retry', 'fatal', 'throttled']).toContain(verdict.type);
+            if (verdict.type === 'throttled') expect(verdict.waitMs).toBeLessThanOrEqual(900_000);
+            if (verdict.type === 'throttled') expect(verdict.waitMs).toBeGreaterThanOrEqual(0);
+            if (verdict.type === 'fatal') expect(verdict.error.message).not.toContain('\n');
+            if (verdict.type === 'success') {
+              expect(valueDepthExceeds(verdict.reply.json)).toBe(false);
+              expect(() => stringifyExact(verdict.reply.json)).not.toThrow();
+            }
+          },
+        ),
+        pureRuns(1000),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'reads every integer literal exactly',
+    () => {
+      fc.assert(
+        fc.property(numberLiteral, (literal) => {
           const verdict = classifyReply(
-            { sentAt: 0, reply: { status: code, headers, text } },
-            { endpoint, now: 1_800_000_000_000, maxRetryAfterMs: 900_000, backoffMs: () => 1000 },
+            { sentAt: 0, reply: { status: 200, headers: {}, text: `{"n":${literal}}` } },
+            { endpoint: 'GET /v3/x', now: 0, maxRetryAfterMs: 1, backoffMs: () => 0 },
           );
-          expect(['success', 'retry', 'fatal', 'throttled']).toContain(verdict.type);
-          if (verdict.type === 'throttled') expect(verdict.waitMs).toBeLessThanOrEqual(900_000);
-          if (verdict.type === 'throttled') expect(verdict.waitMs).toBeGreaterThanOrEqual(0);
-          if (verdict.type === 'fatal') expect(verdict.error.message).not.toContain('\n');
-          if (verdict.type === 'success') {
-            expect(valueDepthExceeds(verdict.reply.json)).toBe(false);
-            expect(() => stringifyExact(verdict.reply.json)).not.toThrow();
-          }
-        },
-      ),
-      pureRuns(1000),
-    );
-  });
+          expect(verdict.type).toBe('success');
+          if (verdict.type !== 'success') return;
+          const n = (verdict.reply.json as { n: unknown }).n;
+          if (/^-?\d+$/.test(literal)) expect(BigInt(n as number | bigint)).toBe(exactInteger(literal));
+          else expect(n).toBe(Number(literal));
+        }),
+        pureRuns(1000),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it('reads every integer literal exactly', () => {
-    fc.assert(
-      fc.property(numberLiteral, (literal) => {
-        const verdict = classifyReply(
-          { sentAt: 0, reply: { status: 200, headers: {}, text: `{"n":${literal}}` } },
-          { endpoint: 'GET /v3/x', now: 0, maxRetryAfterMs: 1, backoffMs: () => 0 },
-        );
-        expect(verdict.type).toBe('success');
-        if (verdict.type !== 'success') return;
-        const n = (verdict.reply.json as { n: unknown }).n;
-        if (/^-?\d+$/.test(literal)) expect(BigInt(n as number | bigint)).toBe(exactInteger(literal));
-        else expect(n).toBe(Number(literal));
-      }),
-      pureRuns(1000),
-    );
-  });
-
-  it('pages any list of items, ids of any kind, or fails with a typed error', async () => {
-    const item = fc.oneof(
-      scalarText,
-      jsonText,
-      fc.constantFrom('{"id":{"toString":0}}', '{"id":[[{"valueOf":1}]]}', '{"id":null}', '{}'),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(fc.array(item, { maxLength: 4 }), { minLength: 1, maxLength: 3 }),
-        async (pages) => {
-          const texts = pages.map(
-            (items, i) => `{"page":${i + 1},"page_size":4,"total":12,"posts":[${items.join(',')}]}`,
-          );
-          const read = async () => {
-            const out: unknown[] = [];
-            const fetchPage = async (page: number) => JSON.parse(texts[page - 1] ?? '{"posts":[]}');
-            for await (const records of paginate(fetchPage, 'GET /v3/x/posts', 'posts', 4))
-              out.push(...records);
-            return out;
-          };
-          const records = await unlessTypedError(read);
-          for (const record of records ?? [])
-            expect(typeof record === 'object' && record !== null).toBe(true);
-        },
-      ),
-      pureRuns(500),
-    );
-  });
+  it(
+    'pages any list of items, ids of any kind, or fails with a typed error',
+    async () => {
+      const item = fc.oneof(
+        scalarText,
+        jsonText,
+        fc.constantFrom('{"id":{"toString":0}}', '{"id":[[{"valueOf":1}]]}', '{"id":null}', '{}'),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.array(item, { maxLength: 4 }), { minLength: 1, maxLength: 3 }),
+          async (pages) => {
+            const texts = pages.map(
+              (items, i) => `{"page":${i + 1},"page_size":4,"total":12,"posts":[${items.join(',')}]}`,
+            );
+            const read = async () => {
+              const out: unknown[] = [];
+              const fetchPage = async (page: number) => JSON.parse(texts[page - 1] ?? '{"posts":[]}');
+              for await (const records of paginate(fetchPage, 'GET /v3/x/posts', 'posts', 4))
+                out.push(...records);
+              return out;
+            };
+            const records = await unlessTypedError(read);
+            for (const record of records ?? [])
+              expect(typeof record === 'object' && record !== null).toBe(true);
+          },
+        ),
+        pureRuns(500),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });

@@ -36,3 +36,6 @@ function randomSeed(): number {
   console.log(`fuzz: seed ${value} (CW_FUZZ_SEED=${value} runs these cases again)`);
   return value;
 }
+
+/** A property's time limit: vitest's default in `npm test`, an hour when CW_FUZZ_RUNS asks for more cases. */
+export const FUZZ_TIMEOUT_MS = asked === undefined ? undefined : 3_600_000;

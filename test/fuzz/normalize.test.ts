@@ -12,7 +12,7 @@ import { parseJsonExact } from '../../src/util/parse-json-exact.js';
 import { numberLiteral, numericString } from './bad-values.js';
 import { normalizeReplies, syncReplies } from './drive-pipeline.js';
 import { exactInteger } from './exact-number.js';
-import { pureRuns } from './fuzz-params.js';
+import { FUZZ_TIMEOUT_MS, pureRuns } from './fuzz-params.js';
 import { unlessTypedError } from './typed-errors.js';
 
 /** A figure as sent: a number literal, or a string holding one (or not). */
@@ -34,67 +34,79 @@ function keepsItsFraction(text: string): boolean {
 }
 
 describe('fuzz: normalization', () => {
-  it('turns any replies into well-typed rows, or fails with a typed error', async () => {
-    await fc.assert(
-      fc.asyncProperty(syncReplies, async (replies) => {
-        const out = await unlessTypedError(() => normalizeReplies(replies));
-        if (!out) return;
-        for (const tableRows of out.rows)
-          for (const [table, rows] of Object.entries(tableRows))
-            for (const row of rows ?? [])
-              for (const [column, value] of Object.entries(row)) {
-                const where = `${table}.${column}`;
-                expect(['string', 'number', 'boolean', 'object'], where).toContain(typeof value);
-                if (typeof value === 'object') expect(value, where).toBeNull();
-                if (typeof value === 'number') expect(Number.isFinite(value), where).toBe(true);
-                if (column === 'raw' && value !== null)
-                  expect(() => parseJsonExact(String(value))).not.toThrow();
-              }
-      }),
-      pureRuns(100),
-    );
-  });
+  it(
+    'turns any replies into well-typed rows, or fails with a typed error',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(syncReplies, async (replies) => {
+          const out = await unlessTypedError(() => normalizeReplies(replies));
+          if (!out) return;
+          for (const tableRows of out.rows)
+            for (const [table, rows] of Object.entries(tableRows))
+              for (const row of rows ?? [])
+                for (const [column, value] of Object.entries(row)) {
+                  const where = `${table}.${column}`;
+                  expect(['string', 'number', 'boolean', 'object'], where).toContain(typeof value);
+                  if (typeof value === 'object') expect(value, where).toBeNull();
+                  if (typeof value === 'number') expect(Number.isFinite(value), where).toBe(true);
+                  if (column === 'raw' && value !== null)
+                    expect(() => parseJsonExact(String(value))).not.toThrow();
+                }
+        }),
+        pureRuns(100),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it('stores a count as the integer sent, or refuses it (NULL, counted): never rounded', () => {
-    fc.assert(
-      fc.property(figureText.filter(keepsItsFraction), (text) => {
-        const sent = parseJsonExact(text);
-        const refused = new RefusedValues();
-        const count = toCount(sent, 't.c', refused);
-        if (count === null) {
-          expect(refused.total).toBe(sent === null ? 0 : 1);
-          return;
-        }
-        expect(refused.total).toBe(0);
-        const literal = typeof sent === 'string' ? sent : text;
-        expect(exactInteger(literal), `${text} stored as ${count}`).toBe(BigInt(count));
-        expect(BigInt(count) >= -(2n ** 63n) && BigInt(count) < 2n ** 63n).toBe(true);
-      }),
-      pureRuns(2000),
-    );
-  });
+  it(
+    'stores a count as the integer sent, or refuses it (NULL, counted): never rounded',
+    () => {
+      fc.assert(
+        fc.property(figureText.filter(keepsItsFraction), (text) => {
+          const sent = parseJsonExact(text);
+          const refused = new RefusedValues();
+          const count = toCount(sent, 't.c', refused);
+          if (count === null) {
+            expect(refused.total).toBe(sent === null ? 0 : 1);
+            return;
+          }
+          expect(refused.total).toBe(0);
+          const literal = typeof sent === 'string' ? sent : text;
+          expect(exactInteger(literal), `${text} stored as ${count}`).toBe(BigInt(count));
+          expect(BigInt(count) >= -(2n ** 63n) && BigInt(count) < 2n ** 63n).toBe(true);
+        }),
+        pureRuns(2000),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it('stores a figure as the nearest double of the number sent, an integer exactly, or refuses it', () => {
-    fc.assert(
-      fc.property(figureText, (text) => {
-        const sent = parseJsonExact(text);
-        const refused = new RefusedValues();
-        const figure = toNumber(sent, 't.f', refused);
-        if (figure === null) {
-          expect(refused.total).toBe(sent === null ? 0 : 1);
-          return;
-        }
-        expect(refused.total).toBe(0);
-        const literal = typeof sent === 'string' ? sent.trim() : text;
-        expect(Number.isFinite(figure)).toBe(true);
-        expect(
-          Object.is(figure, Number(literal)) || figure === Number(literal),
-          `${text} stored as ${figure}`,
-        ).toBe(true);
-        const integer = exactInteger(literal);
-        if (integer !== undefined && /^-?\d+$/.test(literal)) expect(BigInt(figure)).toBe(integer);
-      }),
-      pureRuns(2000),
-    );
-  });
+  it(
+    'stores a figure as the nearest double of the number sent, an integer exactly, or refuses it',
+    () => {
+      fc.assert(
+        fc.property(figureText, (text) => {
+          const sent = parseJsonExact(text);
+          const refused = new RefusedValues();
+          const figure = toNumber(sent, 't.f', refused);
+          if (figure === null) {
+            expect(refused.total).toBe(sent === null ? 0 : 1);
+            return;
+          }
+          expect(refused.total).toBe(0);
+          const literal = typeof sent === 'string' ? sent.trim() : text;
+          expect(Number.isFinite(figure)).toBe(true);
+          expect(
+            Object.is(figure, Number(literal)) || figure === Number(literal),
+            `${text} stored as ${figure}`,
+          ).toBe(true);
+          const integer = exactInteger(literal);
+          if (integer !== undefined && /^-?\d+$/.test(literal)) expect(BigInt(figure)).toBe(integer);
+        }),
+        pureRuns(2000),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });

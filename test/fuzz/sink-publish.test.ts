@@ -14,7 +14,7 @@ import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../src/util/json-depth.js';
 import { withReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { insertHook, postDelivery, type TestHook } from '../helpers/sink-fixtures.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
-import { publishRuns } from './fuzz-params.js';
+import { FUZZ_TIMEOUT_MS, publishRuns } from './fuzz-params.js';
 import { isWellFormed } from './is-well-formed.js';
 import { pushBody } from './push-bodies.js';
 
@@ -36,30 +36,34 @@ describe('fuzz: pushes through the sink', () => {
     data.remove();
   });
 
-  it('acknowledges exactly the bodies it can publish, publishes them all, and they read back', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(pushBody, { minLength: 1, maxLength: 3 }), async (bodies) => {
-        let accepted = 0;
-        for (const body of bodies) {
-          const bytes = Buffer.from(body);
-          const publishable =
-            !jsonDepthExceeds(bytes, MAX_JSON_DEPTH) && typeof countDocuments(bytes) === 'number';
-          const status = await postDelivery(sink.url, hook, body);
-          expect(status, body.slice(0, 200)).toBe(publishable ? 200 : 400);
-          if (publishable) accepted++;
-        }
-        const loaded = await sink.publishNow();
-        expect(loaded.deliveries).toBe(accepted);
-        expect(sink.stats().quarantined).toBe(0);
-        await withReadOnly(data.dir, async (query) => {
-          const bad = await query('select count(*) from stream_documents where not json_valid(document)');
-          expect(bad.rows[0]![0]).toBe(0);
-          const all = await query('select *, document::json as parsed from stream_documents');
-          for (const row of all.rows)
-            for (const value of row) if (typeof value === 'string') expect(isWellFormed(value)).toBe(true);
-        });
-      }),
-      publishRuns(5),
-    );
-  });
+  it(
+    'acknowledges exactly the bodies it can publish, publishes them all, and they read back',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(pushBody, { minLength: 1, maxLength: 3 }), async (bodies) => {
+          let accepted = 0;
+          for (const body of bodies) {
+            const bytes = Buffer.from(body);
+            const publishable =
+              !jsonDepthExceeds(bytes, MAX_JSON_DEPTH) && typeof countDocuments(bytes) === 'number';
+            const status = await postDelivery(sink.url, hook, body);
+            expect(status, body.slice(0, 200)).toBe(publishable ? 200 : 400);
+            if (publishable) accepted++;
+          }
+          const loaded = await sink.publishNow();
+          expect(loaded.deliveries).toBe(accepted);
+          expect(sink.stats().quarantined).toBe(0);
+          await withReadOnly(data.dir, async (query) => {
+            const bad = await query('select count(*) from stream_documents where not json_valid(document)');
+            expect(bad.rows[0]![0]).toBe(0);
+            const all = await query('select *, document::json as parsed from stream_documents');
+            for (const row of all.rows)
+              for (const value of row) if (typeof value === 'string') expect(isWellFormed(value)).toBe(true);
+          });
+        }),
+        publishRuns(5),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 });
