@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Table from 'cli-table3';
+import { publishedPath } from '../src/warehouse/duckdb/warehouse-paths.js';
 import { queryReadOnly } from '../src/warehouse/read/query-read-only.js';
-import { publishedPath } from '../src/warehouse/warehouse-paths.js';
 import { flag } from './bench-processes.js';
 import {
   type BenchHook,

@@ -1,6 +1,6 @@
-import { applyMigrations } from '../src/warehouse/apply-migrations.js';
-import { openWriter, STAGING_SETTINGS } from '../src/warehouse/open-database.js';
-import { sqlString } from '../src/warehouse/warehouse-paths.js';
+import { applyMigrations } from '../src/warehouse/duckdb/apply-migrations.js';
+import { openWriter, STAGING_SETTINGS } from '../src/warehouse/duckdb/open-database.js';
+import { sqlString } from '../src/warehouse/duckdb/warehouse-paths.js';
 
 /** The account of the history benchmark: 170k posts, as the issue measured. */
 export const ACCOUNT = {

@@ -5,9 +5,9 @@
  */
 import { statSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { createViews, listViews } from '../src/warehouse/create-views.js';
-import { openWriter, PUBLISH_SETTINGS } from '../src/warehouse/open-database.js';
-import { publishedPath, sqlIdentifier, sqlString } from '../src/warehouse/warehouse-paths.js';
+import { createViews, listViews } from '../src/warehouse/duckdb/create-views.js';
+import { openWriter, PUBLISH_SETTINGS } from '../src/warehouse/duckdb/open-database.js';
+import { publishedPath, sqlIdentifier, sqlString } from '../src/warehouse/duckdb/warehouse-paths.js';
 
 /**
  * Copied whatever the history's length: the entities (small) and the fact tables of the

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { sqlString } from '../src/warehouse/warehouse-paths.js';
+import { sqlString } from '../src/warehouse/duckdb/warehouse-paths.js';
 
 /**
  * A question and the targets it is held to at the long history:

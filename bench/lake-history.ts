@@ -13,6 +13,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sqlString } from '../src/warehouse/duckdb/warehouse-paths.js';
 import {
   closedPeriodOf,
   dataFileName,
@@ -31,7 +32,6 @@ import {
 } from '../src/warehouse/lake/testing.js';
 import { tableSpec } from '../src/warehouse/table-registry.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
-import { sqlString } from '../src/warehouse/warehouse-paths.js';
 
 /**
  * Gives a lake a long history quickly, in the layout the lake's own publishes and upkeep

@@ -5,11 +5,11 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import Table from 'cli-table3';
 import { normalizeInfluencers, normalizePosts } from '../src/normalize/index.js';
 import type { Row, TableRows } from '../src/normalize/rows.js';
-import { applyMigrations } from '../src/warehouse/apply-migrations.js';
-import { openDatabase } from '../src/warehouse/open-database.js';
+import { applyMigrations } from '../src/warehouse/duckdb/apply-migrations.js';
+import { openDatabase } from '../src/warehouse/duckdb/open-database.js';
+import { columnKind, converterFor, toDuckDBValue } from '../src/warehouse/duckdb/to-duckdb-value.js';
+import { sqlIdentifier, sqlString } from '../src/warehouse/duckdb/warehouse-paths.js';
 import { openStaging } from '../src/warehouse/staging/open-staging.js';
-import { columnKind, converterFor, toDuckDBValue } from '../src/warehouse/staging/to-duckdb-value.js';
-import { sqlIdentifier, sqlString } from '../src/warehouse/warehouse-paths.js';
 import { type CampaignPages, generatePages } from './load-pages.js';
 
 /** Defaults: 60 campaigns x 2,200 posts x 200 influencers, about 1.04M warehouse rows. */

@@ -8,8 +8,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Row } from '../src/normalize/rows.js';
-import { applyMigrations } from '../src/warehouse/apply-migrations.js';
-import { openWriter, STAGING_SETTINGS } from '../src/warehouse/open-database.js';
+import { applyMigrations } from '../src/warehouse/duckdb/apply-migrations.js';
+import { openWriter, STAGING_SETTINGS } from '../src/warehouse/duckdb/open-database.js';
 import { publishStream } from '../src/warehouse/publish-stream.js';
 import { publishSync } from '../src/warehouse/publish-sync.js';
 import { benchSyncRun } from './lake-history.js';

@@ -16,10 +16,10 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Row } from '../src/normalize/rows.js';
+import { publishedPath } from '../src/warehouse/duckdb/warehouse-paths.js';
 import { STREAM_MERGE_FANOUT } from '../src/warehouse/lake/testing.js';
 import { publishStream } from '../src/warehouse/publish-stream.js';
 import type { StreamBatch } from '../src/warehouse/types.js';
-import { publishedPath } from '../src/warehouse/warehouse-paths.js';
 import { flag, flagValue, report, tempDir } from './bench-processes.js';
 import { median } from './history-questions.js';
 

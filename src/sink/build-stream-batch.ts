@@ -2,13 +2,9 @@ import { isUtf8 } from 'node:buffer';
 import type { ValidateFunction } from 'ajv';
 import type { Row } from '../normalize/rows.js';
 import { createLogger, type Logger } from '../util/logger.js';
+import { noteRepairedText, repairedTextMessage, takeRepairedText } from '../warehouse/duckdb/text-repairs.js';
+import { REPLACEMENT_CHARACTER } from '../warehouse/duckdb/well-formed-text.js';
 import type { StreamBatch } from '../warehouse/index.js';
-import {
-  noteRepairedText,
-  repairedTextMessage,
-  takeRepairedText,
-} from '../warehouse/staging/text-repairs.js';
-import { REPLACEMENT_CHARACTER } from '../warehouse/staging/well-formed-text.js';
 import { toDocumentRow } from './document-row.js';
 
 /** A delivery as read back from the inbox. */

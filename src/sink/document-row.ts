@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Row } from '../normalize/rows.js';
-import { noteRepairedText } from '../warehouse/staging/text-repairs.js';
-import { wellFormed, wellFormedJson } from '../warehouse/staging/well-formed-text.js';
+import { noteRepairedText } from '../warehouse/duckdb/text-repairs.js';
+import { wellFormed, wellFormedJson } from '../warehouse/duckdb/well-formed-text.js';
 
 /** What the loader knows about a document besides the document itself. */
 export interface DocumentContext {

@@ -10,10 +10,26 @@
  * publish-sync.ts (the extractor), publish-stream.ts (the sink) and publish-run-record.ts;
  * read/ is every reader's way in; checks/ runs the data checks on a staging file.
  */
-export { applyMigrations, listMigrations, type Migration } from './apply-migrations.js';
+
 export { HISTORY_DEFAULTS } from './checks/history-defaults.js';
 export { listDataChecks, runDataChecks } from './checks/run-data-checks.js';
-export { createViews, listViews, type ViewDefinition } from './create-views.js';
+export { applyMigrations, listMigrations, type Migration } from './duckdb/apply-migrations.js';
+export { createViews, listViews, type ViewDefinition } from './duckdb/create-views.js';
+export {
+  type OpenDatabase,
+  openDatabase,
+  openWriter,
+  PUBLISH_SETTINGS,
+  STAGING_SETTINGS,
+} from './duckdb/open-database.js';
+export { type RepairedText, repairedTextMessage, takeRepairedText } from './duckdb/text-repairs.js';
+export {
+  publishedPath,
+  publishLockPath,
+  sqlIdentifier,
+  sqlString,
+  stagingPath,
+} from './duckdb/warehouse-paths.js';
 export {
   type AfterPublish,
   type CatalogChange,
@@ -28,13 +44,6 @@ export {
   retentionFromEnv,
   setAfterPublish,
 } from './lake/index.js';
-export {
-  type OpenDatabase,
-  openDatabase,
-  openWriter,
-  PUBLISH_SETTINGS,
-  STAGING_SETTINGS,
-} from './open-database.js';
 export { publishRunRecord } from './publish-run-record.js';
 export { publishStream } from './publish-stream.js';
 export { publishSync } from './publish-sync.js';
@@ -49,7 +58,6 @@ export {
 } from './read/query-read-only.js';
 export { queryUserSql } from './read/query-user-sql.js';
 export { openStaging } from './staging/open-staging.js';
-export { type RepairedText, repairedTextMessage, takeRepairedText } from './staging/text-repairs.js';
 export * from './table-registry.js';
 export type {
   DataCheckInput,
@@ -63,4 +71,3 @@ export type {
   StreamBatch,
   SyncRunRecord,
 } from './types.js';
-export { publishedPath, publishLockPath, sqlIdentifier, sqlString, stagingPath } from './warehouse-paths.js';

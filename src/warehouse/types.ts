@@ -16,8 +16,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataCheckResult } from '../contracts/data-check-result.js';
 import type { Row, TableRows } from '../contracts/rows.js';
+import type { SyncRunRecord } from '../contracts/sync-run-record.js';
 
 export type { DataCheckResult } from '../contracts/data-check-result.js';
+export type { SyncRunRecord } from '../contracts/sync-run-record.js';
 
 /** Rows of one sync run, written page by page into a private staging file. */
 export interface StagingWriter {
@@ -39,19 +41,6 @@ export interface StagingWriter {
    * file, if `work` does.
    */
   closeAfter<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
-}
-
-export interface SyncRunRecord {
-  run_id: string;
-  started_at: string;
-  finished_at: string | null;
-  status: string;
-  snapshot_date: string;
-  requests: number;
-  retries: number;
-  throttled: number;
-  rows_written: number;
-  error: string | null;
 }
 
 export interface PublishSyncInput {

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listViews } from '../../src/warehouse/create-views.js';
+import { listViews } from '../../src/warehouse/duckdb/create-views.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { TABLES } from '../../src/warehouse/table-registry.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';

@@ -1,5 +1,5 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
+import { publishedPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 
 /** A connection to a data directory's catalog opened read-only, as a BI tool holds one. */
 export interface ReadOnlyCatalog {

@@ -17,7 +17,7 @@ import { latestCompletedRefresh } from '../../src/extract/snapshot-date.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/start-simulator.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { STATE_DB_FILE } from '../../src/state/state-db.js';
-import { publishLockPath } from '../../src/warehouse/warehouse-paths.js';
+import { publishLockPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { firstReleaseDb } from '../helpers/first-release-db.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -10,9 +10,9 @@ import { streamingSchemaPath } from '../../src/sink/schema-validators.js';
 import { type RunningSink, startSink } from '../../src/sink/start-sink.js';
 import { INBOX_DB_FILE } from '../../src/state/inbox-db.js';
 import { Database } from '../../src/state/sqlite-database.js';
+import { publishedPath, publishLockPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
-import { publishedPath, publishLockPath } from '../../src/warehouse/warehouse-paths.js';
 import { deliveryBody, insertHook, postDelivery, sampleDocument } from '../helpers/sink-fixtures.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeIdleDuckDB, type DuckDBLease, leaseDuckDB } from '../../src/warehouse/duckdb-pool.js';
+import { closeIdleDuckDB, type DuckDBLease, leaseDuckDB } from '../../src/warehouse/duckdb/duckdb-pool.js';
 import { queryRows } from '../helpers/query-rows.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
+import { sqlString } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { lakePath } from '../../src/warehouse/lake/index.js';
-import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
 import { type ReadOnlyCatalog, readOnlyCatalog } from '../helpers/read-only-catalog.js';

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Row } from '../../src/normalize/rows.js';
+import { publishedPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { maintainLake } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
-import { publishedPath } from '../../src/warehouse/warehouse-paths.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { type Child, spawnHelper } from '../helpers/warehouse-child.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
+import { sqlString } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import {
   factVersion,
   fileHolding,
@@ -8,7 +9,6 @@ import {
   MONTH_ROW_GROUP_SIZE,
   maintainLake,
 } from '../../src/warehouse/lake/testing.js';
-import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
 import { type ReadOnlyCatalog, readOnlyCatalog } from '../helpers/read-only-catalog.js';

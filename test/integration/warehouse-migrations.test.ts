@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, listMigrations } from '../../src/warehouse/apply-migrations.js';
-import { openDatabase } from '../../src/warehouse/open-database.js';
+import { applyMigrations, listMigrations } from '../../src/warehouse/duckdb/apply-migrations.js';
+import { openDatabase } from '../../src/warehouse/duckdb/open-database.js';
+import { publishedPath, stagingPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { publishedPath, stagingPath } from '../../src/warehouse/warehouse-paths.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun } from '../helpers/warehouse-rows.js';
 

@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeIdleDuckDB } from '../../src/warehouse/duckdb-pool.js';
-import { openDatabase, openWriter } from '../../src/warehouse/open-database.js';
+import { closeIdleDuckDB } from '../../src/warehouse/duckdb/duckdb-pool.js';
+import { openDatabase, openWriter } from '../../src/warehouse/duckdb/open-database.js';
 
 describe('openWriter', () => {
   const dirs: string[] = [];

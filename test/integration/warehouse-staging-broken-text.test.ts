@@ -7,11 +7,11 @@
 import { join } from 'node:path';
 import { DuckDBTimestampValue } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type OpenDatabase, openDatabase } from '../../src/warehouse/open-database.js';
+import { type OpenDatabase, openDatabase } from '../../src/warehouse/duckdb/open-database.js';
+import { TableAppender } from '../../src/warehouse/duckdb/table-appender.js';
+import { takeRepairedText } from '../../src/warehouse/duckdb/text-repairs.js';
+import { sqlString } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { TableAppender } from '../../src/warehouse/staging/table-appender.js';
-import { takeRepairedText } from '../../src/warehouse/staging/text-repairs.js';
-import { sqlString } from '../../src/warehouse/warehouse-paths.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 
 const FFFD = '\uFFFD';

@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/warehouse/open-database.js';
+import { openDatabase } from '../../src/warehouse/duckdb/open-database.js';
+import { APPENDER_FLUSH_ROWS } from '../../src/warehouse/duckdb/table-appender.js';
 import { toPlain } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { APPENDER_FLUSH_ROWS } from '../../src/warehouse/staging/table-appender.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 
 async function readAll(path: string, sql: string): Promise<unknown[][]> {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type OpenDatabase, openDatabase } from '../../src/warehouse/open-database.js';
+import { type OpenDatabase, openDatabase } from '../../src/warehouse/duckdb/open-database.js';
+import { TableAppender } from '../../src/warehouse/duckdb/table-appender.js';
 import { toPlain } from '../../src/warehouse/read/query-read-only.js';
-import { TableAppender } from '../../src/warehouse/staging/table-appender.js';
 
 /** Round trips through the chunk writer: every column kind, NULLs, edge values. */
 describe('TableAppender', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LATEST_FACTS } from '../../src/warehouse/create-views.js';
+import { LATEST_FACTS } from '../../src/warehouse/duckdb/create-views.js';
 import {
   applyMigrations,
   listViews,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations } from '../../src/warehouse/apply-migrations.js';
-import { LATEST_FACTS, listViews } from '../../src/warehouse/create-views.js';
-import { openDatabase } from '../../src/warehouse/open-database.js';
+import { applyMigrations } from '../../src/warehouse/duckdb/apply-migrations.js';
+import { LATEST_FACTS, listViews } from '../../src/warehouse/duckdb/create-views.js';
+import { openDatabase } from '../../src/warehouse/duckdb/open-database.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { removableTempDir } from '../helpers/temp-dir.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { listViews } from '../../src/warehouse/create-views.js';
+import { listViews } from '../../src/warehouse/duckdb/create-views.js';
 import { TABLES } from '../../src/warehouse/table-registry.js';
 
 const README = readFileSync('README.md', 'utf8');

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { describeMigrations, describeView, sharedColumns } from '../../src/warehouse/sql-descriptions.js';
+import {
+  describeMigrations,
+  describeView,
+  sharedColumns,
+} from '../../src/warehouse/duckdb/sql-descriptions.js';
 
 const INIT = `-- 001: tables.
 -- Shared columns (a column of this name, unless its table or view describes it):

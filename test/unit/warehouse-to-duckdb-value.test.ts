@@ -1,6 +1,6 @@
 import { DuckDBDateValue, DuckDBTimestampValue } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { converterFor, isoToMicros, toDuckDBValue } from '../../src/warehouse/staging/to-duckdb-value.js';
+import { converterFor, isoToMicros, toDuckDBValue } from '../../src/warehouse/duckdb/to-duckdb-value.js';
 
 describe('converterFor', () => {
   it('varchar (and JSON, a VARCHAR alias) takes text and turns numbers into their text', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { takeRepairedText } from '../../src/warehouse/staging/text-repairs.js';
+import { takeRepairedText } from '../../src/warehouse/duckdb/text-repairs.js';
 import {
   wellFormed,
   wellFormedConverter,
   wellFormedJson,
-} from '../../src/warehouse/staging/well-formed-text.js';
+} from '../../src/warehouse/duckdb/well-formed-text.js';
 
 const FFFD = '\uFFFD';
 

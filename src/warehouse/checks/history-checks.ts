@@ -4,9 +4,9 @@
  * history) into temp tables of the staging connection, and the tolerances as macros.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlString } from '../duckdb/warehouse-paths.js';
 import { factRows, factVersion, fileHolding, lakePath, recentFactDates } from '../lake/index.js';
 import type { HistorySettings } from '../types.js';
-import { sqlString } from '../warehouse-paths.js';
 
 /**
  * Previous snapshots read for the anomaly band: 15, so up to 14 daily changes (the anomaly

@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { type DuckDBConnection, listValue } from '@duckdb/node-api';
 import { firstLine } from '../../util/first-line.js';
 import { packageRoot } from '../../util/package-root.js';
-import { readSqlFiles } from '../create-views.js';
-import { openWriter, STAGING_SETTINGS } from '../open-database.js';
-import { sqlBody, withoutSemicolon } from '../sql-body.js';
+import { readSqlFiles } from '../duckdb/create-views.js';
+import { openWriter, STAGING_SETTINGS } from '../duckdb/open-database.js';
+import { sqlBody, withoutSemicolon } from '../duckdb/sql-body.js';
+import { sqlString } from '../duckdb/warehouse-paths.js';
 import type { DataCheckInput, DataCheckOutcome, DataCheckResult, DriftObservation } from '../types.js';
-import { sqlString } from '../warehouse-paths.js';
 import { prepareHistory } from './history-checks.js';
 import { HISTORY_DEFAULTS } from './history-defaults.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PUBLISH_SETTINGS } from '../open-database.js';
-import { sqlString } from '../warehouse-paths.js';
+import { PUBLISH_SETTINGS } from '../duckdb/open-database.js';
+import { sqlString } from '../duckdb/warehouse-paths.js';
 import { ANCHOR_PARTITION, labelOf, lakePath, SCHEMA_FILE } from './core/lake-layout.js';
 import type { LakeColumn, LakeTable } from './core/lake-tables.js';
 import { linkedVersion } from './core/link-target.js';

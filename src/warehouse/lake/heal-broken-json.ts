@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { PUBLISH_SETTINGS } from '../open-database.js';
-import { TableAppender } from '../staging/table-appender.js';
-import { wellFormedJson } from '../staging/well-formed-text.js';
-import { sqlIdentifier as id, STAGING_DIR_NAME, sqlString } from '../warehouse-paths.js';
+import { PUBLISH_SETTINGS } from '../duckdb/open-database.js';
+import { TableAppender } from '../duckdb/table-appender.js';
+import { sqlIdentifier as id, STAGING_DIR_NAME, sqlString } from '../duckdb/warehouse-paths.js';
+import { wellFormedJson } from '../duckdb/well-formed-text.js';
 import { fsyncPath } from './core/fsync-path.js';
 import { copyJsonAsText } from './core/json-as-text-copy.js';
 import { dataFileName, labelOf, lakePath, newVersionId } from './core/lake-layout.js';

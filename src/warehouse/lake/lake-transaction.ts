@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../warehouse-paths.js';
+import { sqlString } from '../duckdb/warehouse-paths.js';
 import { fsyncPaths } from './core/fsync-path.js';
 import { swappingLinks } from './core/lake-generation.js';
 import { newVersionId, versionsPath } from './core/lake-layout.js';

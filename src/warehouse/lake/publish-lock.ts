@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Database } from '../../state/sqlite-database.js';
-import { publishLockPath } from '../warehouse-paths.js';
+import { publishLockPath } from '../duckdb/warehouse-paths.js';
 
 /** How often a waiting publisher retries the lock: short next to a publish (~100 ms+). */
 export const PUBLISH_LOCK_POLL_MS = 25;

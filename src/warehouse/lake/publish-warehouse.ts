@@ -1,4 +1,4 @@
-import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../open-database.js';
+import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../duckdb/open-database.js';
 import { runAfterPublish } from './after-publish.js';
 import { ensureLake } from './catalog/ensure-lake.js';
 import { openLakeSession } from './core/open-lake-session.js';

@@ -11,9 +11,9 @@ import {
 } from '@duckdb/node-api';
 import type { Value } from '../../contracts/rows.js';
 import { UserError } from '../../util/user-error.js';
+import { openDatabase } from '../duckdb/open-database.js';
+import { publishedPath } from '../duckdb/warehouse-paths.js';
 import { lakePath } from '../lake/index.js';
-import { openDatabase } from '../open-database.js';
-import { publishedPath } from '../warehouse-paths.js';
 import { readConsistently } from './read-consistently.js';
 
 /** A query result as plain JS: bigints as numbers when safe, dates and times as ISO text. */

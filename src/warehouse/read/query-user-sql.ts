@@ -11,9 +11,9 @@
 import { sep } from 'node:path';
 import { type DuckDBConnection, StatementType } from '@duckdb/node-api';
 import { UserError } from '../../util/user-error.js';
+import { openDatabase } from '../duckdb/open-database.js';
+import { sqlString } from '../duckdb/warehouse-paths.js';
 import { lakePath } from '../lake/index.js';
-import { openDatabase } from '../open-database.js';
-import { sqlString } from '../warehouse-paths.js';
 import { type QueryResult, requirePublished, toPlain } from './query-read-only.js';
 import { readConsistently } from './read-consistently.js';
 

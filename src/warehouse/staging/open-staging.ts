@@ -2,16 +2,16 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { TableRows } from '../../contracts/rows.js';
-import { applyMigrations } from '../apply-migrations.js';
-import type { DuckDBLease } from '../duckdb-pool.js';
-import { openWriter, STAGING_SETTINGS } from '../open-database.js';
+import { applyMigrations } from '../duckdb/apply-migrations.js';
+import type { DuckDBLease } from '../duckdb/duckdb-pool.js';
+import { openWriter, STAGING_SETTINGS } from '../duckdb/open-database.js';
+import { TableAppender, tableColumns } from '../duckdb/table-appender.js';
+import { sqlIdentifier, stagingPath } from '../duckdb/warehouse-paths.js';
 import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 import type { StagingWriter } from '../types.js';
-import { sqlIdentifier, stagingPath } from '../warehouse-paths.js';
 import { inTransaction } from './in-transaction.js';
 import { repairStagedJson } from './repair-staged-json.js';
 import { type StagedUnits, stagedUnits } from './staged-units.js';
-import { TableAppender, tableColumns } from './table-appender.js';
 
 /** The shortest time between two commits of staged rows (StagingWriter.flush). */
 export const GROUP_COMMIT_MS = 200;

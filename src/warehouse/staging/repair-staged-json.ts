@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdentifier as id } from '../warehouse-paths.js';
-import { noteRepairedText } from './text-repairs.js';
-import { wellFormedJson } from './well-formed-text.js';
+import { noteRepairedText } from '../duckdb/text-repairs.js';
+import { sqlIdentifier as id } from '../duckdb/warehouse-paths.js';
+import { wellFormedJson } from '../duckdb/well-formed-text.js';
 
 /**
  * Repairs the JSON text a staging file already holds when a run resumes in it: a file an

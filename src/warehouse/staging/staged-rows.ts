@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdentifier as id, sqlString } from '../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../duckdb/warehouse-paths.js';
 
 /** The name under which a publish attaches a closed staging file. */
 const STAGING = 'staging';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
+import type { BackfilledColumn } from '../../../contracts/table-registry.js';
 import { packageRoot } from '../../../util/package-root.js';
-import { sqlBody } from '../../sql-body.js';
-import type { BackfilledColumn } from '../../table-registry.js';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlBody } from '../../duckdb/sql-body.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { factFileName, isDay, periodEnd, periodStart } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type FactFile, factVersion, readFactFile } from '../facts/fact-files.js';

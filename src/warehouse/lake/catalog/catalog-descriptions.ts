@@ -1,6 +1,11 @@
-import { listMigrations } from '../../apply-migrations.js';
-import { LATEST_FACTS, latestViewDescription, listViews } from '../../create-views.js';
-import { type Description, describeMigrations, describeView, sharedColumns } from '../../sql-descriptions.js';
+import { listMigrations } from '../../duckdb/apply-migrations.js';
+import { LATEST_FACTS, latestViewDescription, listViews } from '../../duckdb/create-views.js';
+import {
+  type Description,
+  describeMigrations,
+  describeView,
+  sharedColumns,
+} from '../../duckdb/sql-descriptions.js';
 
 /**
  * What the catalog says about each of its tables and views (COMMENT ON, written by

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listMigrations } from '../../apply-migrations.js';
-import { listViews } from '../../create-views.js';
+import { listMigrations } from '../../duckdb/apply-migrations.js';
+import { listViews } from '../../duckdb/create-views.js';
 import { fsyncPath } from '../core/fsync-path.js';
 
 /**

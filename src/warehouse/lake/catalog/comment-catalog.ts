@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { type CatalogDescriptions, catalogDescriptions, columnDescription } from './catalog-descriptions.js';
 
 /**

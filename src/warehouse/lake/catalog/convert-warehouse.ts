@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ALL_SEGMENT } from '../../table-registry.js';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { ALL_SEGMENT } from '../../../contracts/table-registry.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { dataFileName, newVersionId, partitionName, versionsPath } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { writeFactHistory } from '../facts/write-month.js';

@@ -1,7 +1,7 @@
 import { existsSync, linkSync, mkdirSync } from 'node:fs';
 import { UserError } from '../../../util/user-error.js';
-import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../../open-database.js';
-import { publishedPath, sqlString } from '../../warehouse-paths.js';
+import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../../duckdb/open-database.js';
+import { publishedPath, sqlString } from '../../duckdb/warehouse-paths.js';
 import { FACT_LAYOUT, lakePath } from '../core/lake-layout.js';
 import { openLakeSession } from '../core/open-lake-session.js';
 import { LakeTransaction } from '../lake-transaction.js';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../../warehouse-paths.js';
+import { sqlString } from '../../duckdb/warehouse-paths.js';
 import type { LakeTable } from '../core/lake-tables.js';
 import { factVersion } from '../facts/fact-files.js';
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { publishedPath } from '../../warehouse-paths.js';
+import { publishedPath } from '../../duckdb/warehouse-paths.js';
 import { healBrokenJson } from '../heal-broken-json.js';
 import { withPublishLock } from '../publish-lock.js';
 import { type CatalogChange, catalogIsCurrent, ensureLake } from './ensure-lake.js';

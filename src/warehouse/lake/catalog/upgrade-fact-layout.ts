@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import {
   ANCHOR_PARTITION,
   dataFileName,

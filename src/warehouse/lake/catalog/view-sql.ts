@@ -1,4 +1,4 @@
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { LAST_DATE_COLUMN, LATEST_DIR_NAME, partitionName } from '../core/lake-layout.js';
 import type { LakeTable } from '../core/lake-tables.js';
 

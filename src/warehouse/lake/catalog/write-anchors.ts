@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { sqlIdentifier as id } from '../../warehouse-paths.js';
+import { sqlIdentifier as id } from '../../duckdb/warehouse-paths.js';
 import {
   ANCHOR_PARTITION,
   dataFileName,

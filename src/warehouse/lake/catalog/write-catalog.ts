@@ -1,8 +1,13 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { createViews, LATEST_FACTS } from '../../create-views.js';
-import { sqlIdentifier as id, PUBLISH_TEMP_PREFIX, publishedPath, sqlString } from '../../warehouse-paths.js';
+import { createViews, LATEST_FACTS } from '../../duckdb/create-views.js';
+import {
+  sqlIdentifier as id,
+  PUBLISH_TEMP_PREFIX,
+  publishedPath,
+  sqlString,
+} from '../../duckdb/warehouse-paths.js';
 import { fsyncPath } from '../core/fsync-path.js';
 import type { LakeTable } from '../core/lake-tables.js';
 import { commentCatalog } from './comment-catalog.js';

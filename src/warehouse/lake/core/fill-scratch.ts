@@ -1,7 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Row } from '../../../contracts/rows.js';
-import { TableAppender } from '../../staging/table-appender.js';
-import { sqlIdentifier as id } from '../../warehouse-paths.js';
+import { TableAppender } from '../../duckdb/table-appender.js';
+import { sqlIdentifier as id } from '../../duckdb/warehouse-paths.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 
 /** Rows appended (and flushed) between two yields to the event loop. */

@@ -1,5 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { type BackfilledColumn, type TableKind, type TableSpec, tableSpec } from '../../table-registry.js';
+import {
+  type BackfilledColumn,
+  type TableKind,
+  type TableSpec,
+  tableSpec,
+} from '../../../contracts/table-registry.js';
 
 /** A column of a lake table, with its DuckDB type from sql/warehouse/migrations. */
 export interface LakeColumn {

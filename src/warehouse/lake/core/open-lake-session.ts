@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyMigrations } from '../../apply-migrations.js';
-import { leaseDuckDB } from '../../duckdb-pool.js';
-import { STAGING_DIR_NAME } from '../../warehouse-paths.js';
+import { applyMigrations } from '../../duckdb/apply-migrations.js';
+import { leaseDuckDB } from '../../duckdb/duckdb-pool.js';
+import { STAGING_DIR_NAME } from '../../duckdb/warehouse-paths.js';
 import { LakeTransaction } from '../lake-transaction.js';
 import { lakePath } from './lake-layout.js';
 import { describeLakeTables, type LakeTable } from './lake-tables.js';

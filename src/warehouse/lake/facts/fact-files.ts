@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlString } from '../../warehouse-paths.js';
+import { sqlString } from '../../duckdb/warehouse-paths.js';
 import {
   comparePeriods,
   isDay,

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ALL_SEGMENT } from '../../table-registry.js';
-import { sqlString } from '../../warehouse-paths.js';
+import { ALL_SEGMENT } from '../../../contracts/table-registry.js';
+import { sqlString } from '../../duckdb/warehouse-paths.js';
 import {
   comparePeriods,
   dataFileName,

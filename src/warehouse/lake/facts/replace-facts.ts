@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { factFileName, isTenDays, newFilePeriod, publishPeriodsOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-tables.js';
 import type { LakeTransaction } from '../lake-transaction.js';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { factFileName, monthOf } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../lake-transaction.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Row } from '../../../contracts/rows.js';
-import { STREAM_PARTITION_COLUMN, type StreamTable } from '../../table-registry.js';
+import { STREAM_PARTITION_COLUMN, type StreamTable } from '../../../contracts/table-registry.js';
 import { fillScratch } from '../core/fill-scratch.js';
 import { dataFileName, partitionName } from '../core/lake-layout.js';
 import type { LakeTransaction } from '../lake-transaction.js';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sqlString } from '../../warehouse-paths.js';
+import { sqlString } from '../../duckdb/warehouse-paths.js';
 import { ANCHOR_PARTITION, dataFileName, partitionName } from '../core/lake-layout.js';
 import { linkedVersion } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';

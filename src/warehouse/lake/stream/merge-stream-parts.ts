@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sqlString } from '../../warehouse-paths.js';
+import { sqlString } from '../../duckdb/warehouse-paths.js';
 import { dataFileName, labelOf } from '../core/lake-layout.js';
 import { linkedVersion } from '../core/link-target.js';
 import type { LakeTransaction, NewVersion } from '../lake-transaction.js';

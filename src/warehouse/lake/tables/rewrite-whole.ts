@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { dataFileName, labelOf, SCHEMA_FILE } from '../core/lake-layout.js';
 import { type LinkedVersion, linkedVersion } from '../core/link-target.js';
 import type { LakeTransaction } from '../lake-transaction.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Row } from '../../../contracts/rows.js';
-import { sqlIdentifier as id, sqlString } from '../../warehouse-paths.js';
+import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { fillScratch } from '../core/fill-scratch.js';
 import { labelOf, SCHEMA_FILE } from '../core/lake-layout.js';
 import { linkedVersion } from '../core/link-target.js';

@@ -1,4 +1,4 @@
-import type { SyncRunRecord } from '../../types.js';
+import type { SyncRunRecord } from '../../../contracts/sync-run-record.js';
 import { fillScratch } from '../core/fill-scratch.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { rewriteWhole } from './rewrite-whole.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, listValue } from '@duckdb/node-api';
-import { packageRoot } from '../util/package-root.js';
+import { packageRoot } from '../../util/package-root.js';
 
 /** One migration file, sql/warehouse/migrations/NNN_name.sql. */
 export interface Migration {
