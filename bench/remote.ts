@@ -2,9 +2,10 @@
  * `npm run bench -- remote [--days 30,365] [--docs 1000] [--measured 7]`: what committing each
  * publish to the remote lake costs as the history grows. For each history length, a fresh lake
  * gets one nightly publish a day (`docs` pushed documents received that day, and the day's
- * sync_runs record), each committed to moto's S3 (its own clock moved a day per publish,
- * retention 7 days, so snapshots expire and garbage is collected as on a real remote), and the
- * last `measured` days' publishes are measured: the remote commit's requests and bytes (sent
+ * sync_runs record); the history is uploaded to moto's S3 by one push, then the last days are
+ * committed after each publish (the commits' clock moved a day per publish, retention 7 days,
+ * so snapshots expire and garbage is collected as on a real remote), and the last `measured`
+ * days' publishes are measured: the remote commit's requests and bytes (sent
  * and received) and its time beside the local publish's. The stream tables are the hard case:
  * their live files grow by a closed day's file a day, so only merging manifests by size keeps
  * the metadata a publish writes from growing with the history. Target: bytes and requests at
@@ -83,6 +84,10 @@ async function history(motoUrl: string, days: number, docs: number, measured: nu
   const dataDir = tempDir(`cw-bench-remote-${days}-`);
   const costs: DayCost[] = [];
   const dates = datesAfter('2025-12-31', days);
+  // The history before the last days is published locally only, then uploaded by one push
+  // (as `remote push` does for an existing history); the last days are committed nightly,
+  // long enough before the measured ones for their snapshots to reach the retention's steady state.
+  const firstCommitted = Math.max(0, days - measured - RETENTION_DAYS - 1);
   for (const [i, date] of dates.entries()) {
     const started = performance.now();
     await publishStream(dataDir, documents(`d${i}`, docs, date, i + 1));
@@ -90,7 +95,7 @@ async function history(motoUrl: string, days: number, docs: number, measured: nu
     const published = performance.now();
     const before = { ...store.stats };
     const now = Date.parse(`${date}T22:00:00Z`);
-    await commitRemote(dataDir, remote, { store, now: () => now });
+    if (i >= firstCommitted) await commitRemote(dataDir, remote, { store, now: () => now });
     if (i >= days - measured)
       costs.push({
         requests: store.stats.requests - before.requests,
