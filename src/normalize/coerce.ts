@@ -112,11 +112,27 @@ export function toText(value: unknown): string | null {
  */
 export function toTimestamp(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;
+  if (typeof value === 'string' && !calendarDay(value)) return null;
   const date = new Date(typeof value === 'number' ? value : Date.parse(value));
   // Past Date's range (±8.64e15 ms) the time is invalid, and toISOString would throw.
   if (Number.isNaN(date.getTime())) return null;
   const year = date.getUTCFullYear();
   return year < 0 || year > 9999 ? null : date.toISOString();
+}
+
+const LEADING_DATE = /^\s*(\d{4})-(\d{2})-(\d{2})/;
+
+/** False for a text starting with a day its month has not (Date.parse reads 2026-02-30 as March 2). */
+function calendarDay(text: string): boolean {
+  const match = LEADING_DATE.exec(text);
+  if (!match) return true;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const last = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !leapYear(year) ? 1 : 0);
+  return month >= 1 && month <= 12 && day >= 1 && day <= last;
+}
+
+function leapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
 /** A YYYY-MM-DD date, or null. */
