@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { FACT_TABLES, type FactTable, TABLES, type TableSpec } from '../../contracts/table-registry.js';
 import { packageRoot } from '../../util/package-root.js';
-import { FACT_TABLES, type FactTable, TABLES, type TableSpec } from '../table-registry.js';
 import { sqlIdentifier } from './warehouse-paths.js';
 
 /** An analyst view: sql/warehouse/views/<name>.sql holds its select (dbt style). */
