@@ -2,6 +2,18 @@ import type { RemoteConfig } from '../config/remote-config.js';
 import { MAX_ATTEMPTS, S3Store } from './s3-store.js';
 
 /**
+ * A connection not established within this long is an attempt failed (a dead or black-holed
+ * endpoint), retried by the SDK like any transient error: a dead endpoint fails the commit
+ * within MAX_ATTEMPTS such waits plus the SDK's backoff, never hangs a publish.
+ */
+export const CONNECTION_TIMEOUT_MS = 5_000;
+/**
+ * A socket silent for this long (no byte sent or received) fails the attempt: a store that
+ * accepts and then stalls. Long enough for a 16 MiB part on a slow link, which keeps bytes moving.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+/**
  * The S3 client of a remote: credentials from the SDK's default chain only (environment,
  * shared config and profiles, SSO, instance and container roles); the endpoint from
  * `remote.endpoint`, else the SDK's own AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL; with a custom
@@ -22,8 +34,10 @@ export async function openStore(
     ...(remote.region ? { region: remote.region } : {}),
     ...(remote.endpoint ? { endpoint: remote.endpoint } : {}),
     forcePathStyle: custom !== undefined,
-    retryMode: 'adaptive',
-    maxAttempts: MAX_ATTEMPTS,
+    // The SDK's own environment settings (AWS_RETRY_MODE, AWS_MAX_ATTEMPTS) win over these defaults.
+    ...(env.AWS_RETRY_MODE ? {} : { retryMode: 'adaptive' }),
+    ...(env.AWS_MAX_ATTEMPTS ? {} : { maxAttempts: MAX_ATTEMPTS }),
+    requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
