@@ -53,11 +53,11 @@ export interface TableSpec {
   /**
    * Facts: the view opens only the files of the `last_date=` folders a filter on snapshot_date
    * can need, and reads without union_by_name (src/warehouse/lake/catalog/view-sql.ts). For
-   * the per-post tables: a row per post and day makes their year and month files' footers what
-   * a one-date question paid for (post_metrics at 1,095 days: 30 ms, 5 ms pruned). The other
-   * facts' views open every file with union_by_name: with every footer read DuckDB knows their
-   * row counts and plans whole-history joins over them well (network_breakdown's former
-   * README example: 149 ms, 542 ms pruned), and their files are small.
+   * the per-post tables: a row per post and day makes their year and month files' footers most
+   * of what a one-date question pays for. The other facts' views open every file with
+   * union_by_name: with every footer read DuckDB knows their row counts and plans whole-history
+   * joins over them well (pruning made such joins slower), and their files are small. Figures:
+   * bench/RESULTS.md, "Figures moved out of code comments".
    */
   readonly prunedByDate?: boolean;
   /**

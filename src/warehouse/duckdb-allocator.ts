@@ -1,13 +1,12 @@
 /**
  * DuckDB's bundled allocator (jemalloc, built in with the `duckdb_je_` prefix) keeps the pages
- * a query frees and returns them to the system only over time (about 10 s by default). A sync
- * publishing 1M posts thus ran ~60 MB of RSS above what DuckDB itself counted as used under its
- * 48 MB memory limit. Returning freed pages at once keeps the process near DuckDB's limits.
- * The price is CPU: a madvise and page faults for every block a statement frees. Returning them
- * within 10 ms instead halves a sync's time (1M posts: 56 s instead of 115 s; a demo-size sync
- * ~1.3 s less CPU) for ~35 MB more peak RSS (346 MB instead of 308 MB at 1M posts), past the
- * memory bench's 300 MB bound, so the default stays at once; an operator who prefers the speed
- * sets DUCKDB_JE_MALLOC_CONF=dirty_decay_ms:10,muzzy_decay_ms:0 (measured, bench/RESULTS.md).
+ * a query frees and returns them to the system only over time, so a large sync's RSS ran well
+ * above what DuckDB itself counted as used under its memory limit. Returning freed pages at once
+ * keeps the process near DuckDB's limits. The price is CPU: a madvise and page faults for every
+ * block a statement frees. Returning them after a short delay instead makes a sync much faster
+ * for more peak RSS, past the memory bench's bound, so the default stays at once; an operator
+ * who prefers the speed sets DUCKDB_JE_MALLOC_CONF=dirty_decay_ms:10,muzzy_decay_ms:0 (the
+ * figures: bench/RESULTS.md, "Figures moved out of code comments").
  *
  * jemalloc reads this once, when libduckdb is loaded: import this module before anything that
  * loads `@duckdb/node-api` (the CLI and the benchmarks import it first). An operator's own
