@@ -6,15 +6,17 @@
  *
  * Read first: lake-transaction.ts, the transaction through which every change goes (new
  * immutable version directories, then one link swap each), and publish-warehouse.ts, which
- * runs one under the publish lock. Then one folder per kind of table (table-registry.ts):
- *   facts/    fact tables: a file per day (open month) or closed month and segment, their
- *             consolidation, and the latest-snapshot trees
+ * runs one under the publish lock. Then one folder per kind of table (src/contracts/table-registry.ts):
+ *   facts/    fact tables: a file per segment and period (a day of the open ten days, closed
+ *             ten days, a closed month of the open year, a closed year: core/lake-layout.ts),
+ *             their consolidation into the larger periods, and the latest-snapshot trees
  *   stream/   the sink's parts, their exactly-once keys and the daily compaction
  *   tables/   entities (one file per month first seen) and small whole tables
- *   catalog/  warehouse.duckdb (views over the lake), its stamp, anchors, the conversion
+ *   catalog/  warehouse.duckdb (views over the lake), its stamp, anchors, the upgrades of
+ *             older layouts and releases
  *   core/     the layout, links, the tables' descriptions, the work session
  * Upkeep (maintain-lake.ts) compacts the stream's closed days, consolidates the facts' closed
- * months and sweeps replaced versions.
+ * periods (ten days, months, years) and sweeps replaced versions.
  */
 
 export { type AfterPublish, setAfterPublish } from './after-publish.js';

@@ -7,7 +7,10 @@ import { retentionFromEnv, sweepVersions } from './sweep-versions.js';
 export interface MaintenanceResult {
   /** Closed days whose sink parts were merged, per stream table. */
   readonly compacted: Record<string, number>;
-  /** Closed months' files written (consolidated from their days), per fact table. */
+  /**
+   * Files written for closed periods (ten days, months, years), each consolidated from the
+   * smaller periods' files it replaces, per fact table.
+   */
   readonly consolidated: Record<string, number>;
   /** Version directories removed after the retention period. */
   readonly removed: number;
