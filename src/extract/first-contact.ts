@@ -45,17 +45,33 @@ export async function firstContact(api: ApiClient, input: FirstContactInput): Pr
 }
 
 /**
- * The same account: the same base URL and, when both list workspaces, at least one workspace
- * in common (an account gains and loses workspaces; two accounts share none). The demo's
+ * The same account: the same base URL (a loopback one whatever its port) and, when both list
+ * workspaces, at least one workspace in common (an account gains and loses workspaces; two accounts share none). The demo's
  * recorded simulator is the same as the demo's next one, whatever its port.
  */
 export function compareSource(recorded: SyncSource | undefined, current: SyncSource): SourceVerdict {
   if (!recorded) return 'adopt';
   if (Boolean(recorded.demo) !== Boolean(current.demo)) return 'other';
-  if (!recorded.demo && recorded.baseUrl !== current.baseUrl) return 'other';
+  if (!recorded.demo && comparable(recorded.baseUrl) !== comparable(current.baseUrl)) return 'other';
   if (!recorded.workspaces.length || !current.workspaces.length) return 'same';
   const mine = new Set(recorded.workspaces);
   return current.workspaces.some((id) => mine.has(id)) ? 'same' : 'other';
+}
+
+/**
+ * A base URL as sources compare it: a loopback server (the simulator, a local proxy or tunnel)
+ * takes a new port at each start, so its port does not tell one source from another; its
+ * workspaces do.
+ */
+function comparable(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname))
+      return `${url.protocol}//loopback${url.pathname}`;
+    return url.href;
+  } catch {
+    return baseUrl;
+  }
 }
 
 /** Refuses a sync of another account into the data directory (exit 2), unless forced. */
