@@ -1,28 +1,25 @@
-import { existsSync, linkSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { UserError } from '../../../util/user-error.js';
 import { isOutOfMemory, PUBLISH_RETRY_MEMORY, PUBLISH_SETTINGS } from '../../duckdb/open-database.js';
-import { publishedPath, sqlString } from '../../duckdb/warehouse-paths.js';
+import { publishedPath } from '../../duckdb/warehouse-paths.js';
 import { FACT_LAYOUT, lakePath } from '../core/lake-layout.js';
 import { openLakeSession } from '../core/open-lake-session.js';
-import { LakeTransaction } from '../lake-transaction.js';
+import type { LakeTransaction } from '../lake-transaction.js';
+import { upgradeOlderData } from '../upgrades/upgrade-older-data.js';
 import { type CatalogStamp, currentSchemaHash, readStamp, writeStamp } from './catalog-stamp.js';
-import { convertWarehouse } from './convert-warehouse.js';
-import { upgradeFactLayout } from './upgrade-fact-layout.js';
 import { writeAnchors } from './write-anchors.js';
 import { writeCatalog } from './write-catalog.js';
 
 /** The previous release's warehouse.duckdb is kept beside the catalog under this suffix. */
-export const BEFORE_LAKE_SUFFIX = '.before-lake';
+export { BEFORE_LAKE_SUFFIX } from '../upgrades/upgrade-older-data.js';
 
 /** Why the catalog was (re)written, or undefined when it was up to date. */
 export type CatalogChange = 'created' | 'converted' | 'upgraded' | 'moved' | 'schema' | 'rebuilt';
 
 /**
  * Brings the lake and its catalog up to date; call under the publish lock. Cheap when nothing
- * changed (reads lake/_catalog.json). Otherwise: a warehouse.duckdb of the previous release
- * (tables, no lake) is converted into the lake keeping all its rows (convertWarehouse, its
- * file kept as warehouse.duckdb.before-lake); a lake of an older fact layout is upgraded
- * (upgradeFactLayout: one read and write of the facts' history); the schema anchors are
+ * changed (reads lake/_catalog.json). Otherwise: the data of an older release is upgraded
+ * first (upgrades/upgrade-older-data.ts, the one entry of the upgrades); the schema anchors are
  * rewritten; the catalog is rewritten (a moved data directory: its views held the old
  * absolute path). `afterUpgradeTable`: a test's hook, called after each table's upgrade.
  */
@@ -56,17 +53,9 @@ export async function ensureLake(
   const session = await openLakeSession(dataDir, settings);
   let { tx } = session;
   try {
-    let converted = false;
-    if (!stamp && published && (await hasTables(tx.connection, publishedPath(dataDir)))) {
-      await convertWarehouse(tx, publishedPath(dataDir));
-      await tx.commit();
-      tx = new LakeTransaction(lake, tx.connection, tx.tables);
-      converted = true;
-      const backup = `${publishedPath(dataDir)}${BEFORE_LAKE_SUFFIX}`;
-      if (!existsSync(backup)) linkSync(publishedPath(dataDir), backup);
-    }
-    if (stamp && (stamp.layout ?? 1) < FACT_LAYOUT)
-      await upgradeFactLayout(tx, options.afterUpgradeTable ? { afterTable: options.afterUpgradeTable } : {});
+    const upgraded = await upgradeOlderData(tx, dataDir, stamp, published, options.afterUpgradeTable);
+    tx = upgraded.tx;
+    const { converted } = upgraded;
     await writeAnchors(tx);
     await tx.commit();
     const result = converted || change !== 'converted' ? change : 'rebuilt';
@@ -109,22 +98,6 @@ function isCurrent(
   published: boolean,
 ): boolean {
   return stamp?.lake === lake && stamp.schema === schema && stamp.layout === FACT_LAYOUT && published;
-}
-
-/** Whether a DuckDB file holds base tables (the previous release's format), not only views. */
-async function hasTables(
-  connection: import('@duckdb/node-api').DuckDBConnection,
-  path: string,
-): Promise<boolean> {
-  await connection.run(`attach ${sqlString(path)} as probe (read_only)`);
-  try {
-    const reader = await connection.runAndReadAll(
-      "select count(*) from duckdb_tables() where database_name = 'probe' and table_name <> 'schema_migrations'",
-    );
-    return Number(reader.getRows()[0]![0]) > 0;
-  } finally {
-    await connection.run('detach probe');
-  }
 }
 
 /** Writes the catalog of a new lake (deferred until its first publish succeeded). */
