@@ -25,7 +25,7 @@ export const CONFIG_FILE_KEYS = [
 ] as const;
 
 export function dataDirOption(what = 'data directory'): [string, string] {
-  return ['--data-dir <dir>', `${what} [env CW_DATA_DIR, else the config file's dataDir] (default ./data)`];
+  return ['--data-dir <dir>', `${what} [env CW_DATA_DIR, else the config file's dataDir] (default: ./data)`];
 }
 
 export const CONFIG_OPTION: [string, string] = [

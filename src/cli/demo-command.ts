@@ -15,7 +15,7 @@ export function registerDemo(program: Command): void {
     )
     .option(
       ...dataDirOption(
-        `the demo's data directory, apart from a sync's (default ${DEMO_DATA_DIR}, not ./data)`,
+        `the demo's data directory, apart from a sync's (default: ${DEMO_DATA_DIR}, not ./data)`,
       ),
     )
     .option(...CONFIG_OPTION)

@@ -19,7 +19,7 @@ export function addLogOptions(program: Command): void {
     command
       .option(
         '--log-level <level>',
-        'log level: trace, debug, info, warn, error, fatal, silent [env CW_LOG_LEVEL] (default info)',
+        'log level: trace, debug, info, warn, error, fatal, silent [env CW_LOG_LEVEL] (default: info)',
       )
       .option('-v, --verbose', 'log at debug level (--log-level debug)')
       .option('-q, --quiet', 'log errors only (--log-level error)');

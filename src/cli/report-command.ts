@@ -15,10 +15,10 @@ export function registerReport(program: Command): void {
     )
     .option(...dataDirOption('folder of warehouse.duckdb'))
     .option(...CONFIG_OPTION)
-    .option('--out <file>', 'the HTML file to write (default <data-dir>/report.html)')
+    .option('--out <file>', 'the HTML file to write (default: <data-dir>/report.html)')
     .option('--campaign <id>', 'only this campaign (repeatable; default: all, the top 5 over time)', collect)
-    .option('--segment <name>', 'the segment to show (default all: the unfiltered figures)')
-    .option('--days <n>', 'the N days of snapshots up to the latest one (default 30)')
+    .option('--segment <name>', 'the segment to show (default: all: the unfiltered figures)')
+    .option('--days <n>', 'the N days of snapshots up to the latest one (default: 30)')
     .action(async (flags: ReportFlags) => {
       const { defaultReportPath, parseDays, DEFAULT_DAYS, DEFAULT_SEGMENT } = await import(
         '../report/report-options.js'

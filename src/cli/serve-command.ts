@@ -13,7 +13,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description(
-      'the sink plus the nightly sync schedule in one long-running process (default 21:30 UTC, after the ' +
+      'the sink plus the nightly sync schedule in one long-running process (default: 21:30 UTC, after the ' +
         'API refresh window); catches up at start and after missed slots, retries a failed night with backoff',
     )
     .option(
@@ -30,7 +30,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       '--body-limit <bytes>',
-      'largest accepted push body (default 10 MiB)',
+      'largest accepted push body (default: 10 MiB)',
       numberIn(1, 1024 ** 3, true),
     )
     .option(...GUARD_OPTIONS.bodyBudget, numberIn(1, Number.MAX_SAFE_INTEGER, true))
@@ -41,9 +41,9 @@ export function registerServe(program: Command): void {
     .option(...GUARD_OPTIONS.maxConnections, numberIn(0, MAX_CONNECTIONS, true))
     .option(
       '--cron <expr>',
-      'when the nightly sync runs (default "30 21 * * *", or the config file\'s schedule.cron)',
+      'when the nightly sync runs (default: "30 21 * * *", or the config file\'s schedule.cron)',
     )
-    .option('--timezone <tz>', 'time zone of --cron (default UTC)')
+    .option('--timezone <tz>', 'time zone of --cron (default: UTC)')
     .option(...dataDirOption())
     .option('--base-url <url>', 'API base URL [env CW_BASE_URL]; the key comes from CW_API_KEY')
     .option(...CONFIG_OPTION)

@@ -21,24 +21,24 @@ export const MAX_CONNECTIONS = 1_000_000;
 export const GUARD_OPTIONS = {
   bodyBudget: [
     '--body-budget <bytes>',
-    'most request-body bytes held at once, over all requests; more get 503 + Retry-After before their body is read (default 64 MiB)',
+    'most request-body bytes held at once, over all requests; more get 503 + Retry-After before their body is read (default: 64 MiB)',
   ],
   depthLimit: [
     '--depth-limit <levels>',
-    'deepest nesting of arrays and objects in a delivery body; deeper ones get 400 (default 128)',
+    'deepest nesting of arrays and objects in a delivery body; deeper ones get 400 (default: 128)',
   ],
   headersTimeout: [
     '--headers-timeout <seconds>',
-    "longest time to receive a request's headers (default 10; 0 = none)",
+    "longest time to receive a request's headers (default: 10; 0 = none)",
   ],
   requestTimeout: [
     '--request-timeout <seconds>',
-    'longest time to receive a whole request, headers and body (default 30; 0 = none)',
+    'longest time to receive a whole request, headers and body (default: 30; 0 = none)',
   ],
-  keepAliveTimeout: ['--keep-alive-timeout <seconds>', 'how long an idle connection stays open (default 5)'],
+  keepAliveTimeout: ['--keep-alive-timeout <seconds>', 'how long an idle connection stays open (default: 5)'],
   maxConnections: [
     '--max-connections <n>',
-    'most connections open at once; more are closed at once (default 4096; 0 = no cap)',
+    'most connections open at once; more are closed at once (default: 4096; 0 = no cap)',
   ],
 } as const satisfies Record<string, readonly [string, string]>;
 
@@ -65,10 +65,13 @@ export function registerSink(program: Command): void {
     .description(
       'receive signed pushed documents on /hooks/<token>, keep them durably, load them into the warehouse',
     )
-    .option('--host <host>', 'address to listen on (default 127.0.0.1: put a TLS proxy in front)')
-    .option('--port <port>', 'port to listen on (default 8787; 0 = any free port)')
-    .option('--publish-interval <seconds>', 'longest time from acknowledgement to the warehouse (default 30)')
-    .option('--body-limit <bytes>', 'largest accepted delivery body (default 10 MiB)')
+    .option('--host <host>', 'address to listen on (default: 127.0.0.1: put a TLS proxy in front)')
+    .option('--port <port>', 'port to listen on (default: 8787; 0 = any free port)')
+    .option(
+      '--publish-interval <seconds>',
+      'longest time from acknowledgement to the warehouse (default: 30)',
+    )
+    .option('--body-limit <bytes>', 'largest accepted delivery body (default: 10 MiB)')
     .option(...GUARD_OPTIONS.bodyBudget)
     .option(...GUARD_OPTIONS.depthLimit)
     .option(...GUARD_OPTIONS.headersTimeout)

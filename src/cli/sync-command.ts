@@ -24,8 +24,8 @@ export function registerSync(program: Command): void {
       'date the figures belong to (default: the latest completed 18:00-21:00 UTC refresh)',
     )
     .option('--force', 'run even inside the API refresh window (figures may mix two days)')
-    .option('--rps <n>', 'requests per second (default 5)', numberIn(0.1, 10_000))
-    .option('--concurrency <n>', 'requests in flight (default 4)', numberIn(1, 64, true))
+    .option('--rps <n>', 'requests per second (default: 5)', numberIn(0.1, 10_000))
+    .option('--concurrency <n>', 'requests in flight (default: 4)', numberIn(1, 64, true))
     .option(
       '--campaign <id>',
       "only this campaign (repeatable); an id the API's campaign list lacks is refused (exit 2)",

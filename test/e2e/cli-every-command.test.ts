@@ -1,7 +1,7 @@
 /**
  * The README's promise for every command, checked against the built CLI's own --help: each
  * takes --data-dir and --config (but `simulate`, which keeps no files), and each takes
- * --log-level, -v/--verbose and -q/--quiet.
+ * --log-level, -v/--verbose and -q/--quiet; every default is written "(default: …)".
  */
 import { describe, expect, it } from 'vitest';
 import { run } from '../helpers/run-cli.js';
@@ -29,6 +29,11 @@ describe('every command', () => {
       const options = [...help.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1]);
       const expected = ['--log-level', '--verbose', '--quiet'];
       if (command[0] !== 'simulate') expected.push('--data-dir', '--config');
+      // One way of saying a default everywhere, commander's own: "(default: …)".
+      expect({ command: command.join(' '), loose: help.match(/\(default [^:]/g) ?? [] }).toEqual({
+        command: command.join(' '),
+        loose: [],
+      });
       expect({ command: command.join(' '), options }).toEqual({
         command: command.join(' '),
         options: expect.arrayContaining(expected),
