@@ -2,7 +2,7 @@ import type { ReadQuery } from '../warehouse/index.js';
 
 /**
  * A table or view of the published catalog, as BI tools' schema browsers see it: its
- * description (COMMENT ON, from the SQL that declares it: src/warehouse/sql-descriptions.ts).
+ * description (COMMENT ON, from the SQL that declares it: src/warehouse/duckdb/sql-descriptions.ts).
  * `table`: one of the warehouse's tables (a view over the lake with the
  * table's name, or schema_migrations); `view`: an analyst view.
  */

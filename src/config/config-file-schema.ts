@@ -82,7 +82,7 @@ export const configFileSchema = z.strictObject({
       }),
     ])
     .optional(),
-  /** Webhooks, heartbeat and staleness of the notifications (src/notify/notify-config.ts). */
+  /** Webhooks, heartbeat and staleness of the notifications (src/config/notify-config.ts). */
   notify: notifySectionSchema.optional(),
   /** The remote lake on object storage: `s3://bucket/prefix`, or { url, endpoint, region, retentionDays } (docs/remote.md). */
   remote: remoteSectionSchema.optional(),

@@ -6,7 +6,7 @@
  * and the generated `latest_<fact>` views. test/integration/warehouse-table-registry.test.ts
  * holds it against the migrations (the same tables, keys and JSON columns as columns).
  * What a table and its columns mean is written once, as comments of the migration that creates
- * them, and read from there into the catalog (src/warehouse/sql-descriptions.ts): not here.
+ * them, and read from there into the catalog (src/warehouse/duckdb/sql-descriptions.ts): not here.
  *
  * Adding a daily fact table: a migration, an entry here, a normalizer that returns its rows.
  *

@@ -19,7 +19,7 @@ export const CONTENT_ID_PREFIX = 'sha256:';
 
 /**
  * One pushed document as a `stream_documents` row. Pure but for the tally of repaired text
- * (a lone surrogate stored as U+FFFD: warehouse/staging/text-repairs.ts). The document is kept
+ * (a lone surrogate stored as U+FFFD: warehouse/duckdb/text-repairs.ts). The document is kept
  * whole (unknown fields included) as JSON text; the typed columns take a value only when it has the expected
  * type (a timestamp that does not parse becomes NULL rather than failing the whole publish).
  * A document without a usable `id` is kept with `sha256:<hex of its JSON text>`: the same

@@ -15,7 +15,7 @@ import { LakeTransaction } from './lake-transaction.js';
 /**
  * Written once every file of the lake had its JSON columns read (healBrokenJson): the files
  * written since came through the appender, which makes their text well formed
- * (staging/well-formed-text.ts), so no publish reads them again.
+ * (duckdb/well-formed-text.ts), so no publish reads them again.
  */
 export const JSON_CHECKED_FILE = '_json-checked.json';
 

@@ -90,7 +90,7 @@ export function newVersionId(): string {
  * ten-day files came later within 2), moved into their folders at the first run by hard links
  * (catalog/write-anchors.ts); 1 (no `layout` in the stamp) was one hive folder per snapshot
  * date whose files lacked snapshot_date, upgraded at the first run
- * (catalog/upgrade-fact-layout.ts).
+ * (upgrades/upgrade-fact-layout.ts).
  */
 export const FACT_LAYOUT = 4;
 
