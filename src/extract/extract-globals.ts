@@ -7,6 +7,7 @@ import {
   PendingCheckpoints,
   rowContext,
 } from './extract-context.js';
+import { recordIds } from './first-contact.js';
 
 /**
  * The account-wide resources (workspaces, tags), each checkpointed once committed; a resource
@@ -39,8 +40,4 @@ export async function extractGlobals(
     for await (const page of ctx.api.tags()) for (const id of recordIds(page)) tagIds.add(id);
   }
   return tagIds;
-}
-
-function recordIds(page: readonly RawRecord[]): string[] {
-  return page.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
 }

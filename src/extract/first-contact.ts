@@ -5,6 +5,7 @@
  * data directory belongs to; and, when campaigns were named, whether the API lists them.
  */
 import type { ApiClient, RawRecord } from '../api/types.js';
+import { toId } from '../normalize/coerce.js';
 import {
   describeSource,
   readSourceRecord,
@@ -101,11 +102,14 @@ export function refuseUnknownCampaigns(
 export async function listCampaigns(api: ApiClient): Promise<Map<string, RawRecord>> {
   const listed = new Map<string, RawRecord>();
   for await (const page of api.campaigns())
-    for (const record of page)
-      if (record.id !== undefined && record.id !== null) listed.set(String(record.id), record);
+    for (const record of page) for (const id of recordIds([record])) listed.set(id, record);
   return listed;
 }
 
-function recordIds(page: readonly RawRecord[]): string[] {
-  return page.flatMap((record) => (record.id === undefined || record.id === null ? [] : [String(record.id)]));
+/** The ids of a page's records, as text: a record whose id is no string or number has none. */
+export function recordIds(page: readonly RawRecord[]): string[] {
+  return page.flatMap((record) => {
+    const id = toId(record.id);
+    return id === null ? [] : [id];
+  });
 }

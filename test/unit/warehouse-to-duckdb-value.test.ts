@@ -66,3 +66,10 @@ describe('toDuckDBValue', () => {
     expect(toDuckDBValue('double', null)).toBeNull();
   });
 });
+
+describe('years before 100', () => {
+  it('are stored as written, not read as 1900 to 1999', () => {
+    expect(isoToMicros('0050-06-01T00:00:00Z')).toBe(Date.parse('0050-06-01T00:00:00Z') * 1000);
+    expect(isoToMicros('0000-01-01T12:30:00Z')).toBe(Date.parse('0000-01-01T12:30:00Z') * 1000);
+  });
+});

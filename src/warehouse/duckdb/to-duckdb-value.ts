@@ -102,13 +102,21 @@ function toBoolean(value: Value): boolean | null {
   return text === '' ? null : fail('BOOLEAN', value);
 }
 
+/** Date.UTC, but for every year: Date.UTC reads years 0 to 99 as 1900 to 1999. */
+function utcMs(year: number, month: number, day: number, hours = 0, minutes = 0, seconds = 0): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  date.setUTCHours(hours, minutes, seconds, 0);
+  return date.getTime();
+}
+
 /** Days since 1970-01-01 of a YYYY-MM-DD text (or the date part of a timestamp). */
 function toDays(value: Value): number | null {
   if (value === null) return null;
   if (typeof value !== 'string') return fail('DATE', value);
   const match = DATE_PREFIX.exec(value);
   if (!match) return value.trim() === '' ? null : fail('DATE', value);
-  return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / MS_PER_DAY;
+  return utcMs(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / MS_PER_DAY;
 }
 
 /** Microseconds since the epoch of an ISO-8601 text (fractions kept to the microsecond). */
@@ -116,7 +124,7 @@ export function isoToMicros(text: string): number | null {
   const match = ISO_TIMESTAMP.exec(text.trim());
   if (!match) return null;
   const [, y, mo, d, h, mi, s, fraction, offset] = match;
-  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
+  const ms = utcMs(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
   let offsetMinutes = 0;
   if (offset && offset.toUpperCase() !== 'Z') {
     const digits = offset.replace(':', '');
