@@ -2,6 +2,7 @@ import { type SinkWatch, startSinkWatch } from '../notify/sink-watch.js';
 import { listenFailure } from '../util/listen-failure.js';
 import { createLogger, type Logger } from '../util/logger.js';
 import type { LoadResult } from './loader.js';
+import { holdSinkLock } from './sink-lock.js';
 import type { DeliveryOutcome } from './sink-metrics.js';
 import { type ResolvedSinkOptions, resolveSinkOptions, type SinkOptions } from './sink-options.js';
 import { createSinkParts, type SinkInjections, type SinkParts } from './sink-parts.js';
@@ -51,12 +52,21 @@ export interface RunningSink {
 export async function startSink(options: SinkOptions, inject: SinkInjections = {}): Promise<RunningSink> {
   const o = resolveSinkOptions(options);
   const logger = options.logger ?? createLogger('sink');
+  const lock = holdSinkLock(o.dataDir);
   // The metrics count the server's connections; the server, made second, routes to the parts.
   let counted: SinkServer | undefined;
-  const parts = createSinkParts(o, options, logger, inject, () => counted?.openConnections() ?? 0);
-  const server = createSinkServer(o, parts, logger);
-  counted = server;
-  const port = await listenOrClose(server, o, parts);
+  let parts: SinkParts;
+  let server: SinkServer;
+  let port: number;
+  try {
+    parts = createSinkParts(o, options, logger, inject, () => counted?.openConnections() ?? 0);
+    server = createSinkServer(o, parts, logger);
+    counted = server;
+    port = await listenOrClose(server, o, parts);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
   const watch = options.notify && startWatch(options.notify, o, parts, logger);
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;
   let closed: Promise<void> | undefined;
@@ -67,7 +77,7 @@ export async function startSink(options: SinkOptions, inject: SinkInjections = {
     checkHealthNow: () => watch?.tick(),
     stats: () => statsOf(parts, server),
     close: () => {
-      closed ??= closeSink(server, parts, watch, logger);
+      closed ??= closeSink(server, parts, watch, logger).finally(() => lock.release());
       return closed;
     },
   };

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { lines, run } from '../helpers/run-cli.js';
+import { lines, run, spawnCli } from '../helpers/run-cli.js';
 import { SMALL, startSim } from '../helpers/sync-harness.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -57,6 +57,30 @@ describe('first contact', () => {
       ]);
     } finally {
       page.close();
+    }
+  });
+
+  it('a second sink on the same data directory is refused (exit 1, one line); a stale lock is taken over', async () => {
+    const dataDir = join(dir, 'sinks');
+    const first = spawnCli(['sink', '--data-dir', dataDir, '--port', '0'], { CW_LOG_LEVEL: 'info' });
+    try {
+      await first.stderrLine(/sink: listening/);
+      const second = await run(['sink', '--data-dir', dataDir, '--port', '0']);
+      expect(second.code).toBe(1);
+      expect(lines(second.stderr)).toEqual([
+        `campaign-warehouse: another sink (pid ${first.process.pid}) is running on the data directory ${dataDir}`,
+      ]);
+    } finally {
+      first.process.kill('SIGKILL');
+      await first.exited;
+    }
+    // Killed: its lock names a dead process, and the next sink starts.
+    const next = spawnCli(['sink', '--data-dir', dataDir, '--port', '0'], { CW_LOG_LEVEL: 'info' });
+    try {
+      await next.stderrLine(/sink: listening/);
+    } finally {
+      next.process.kill('SIGTERM');
+      expect(await next.exited).toBe(0);
     }
   });
 
