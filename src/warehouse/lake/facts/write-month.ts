@@ -11,7 +11,7 @@ import { readFactFile } from './fact-files.js';
  * (at 170k posts a group of post_metrics spans 1.5 days, of post_stats 0.4). DuckDB's writer
  * holds a whole group uncompressed until it is written: 262,144 rows keep a month write within
  * about 80 MB over the process (1,048,576 took 300 MB), for a footer 3 to 4 times larger
- * (still tens of KB for a month, docs/design/history-layout.md) and files a fifth to a half
+ * (still tens of KB for a month, bench/RESULTS.md, "History layout: the measurements") and files a fifth to a half
  * larger (bench/RESULTS.md). Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE.
  */
 export const MONTH_ROW_GROUP_SIZE = 262_144;
