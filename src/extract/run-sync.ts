@@ -4,16 +4,19 @@
  * staging file; then one atomic publish. Units are checkpointed, so a run that dies is
  * resumed by the next run of the same snapshot date.
  */
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ALL_SEGMENT, type Segment } from '../../pipelines/campaign-pipeline.js';
 import type { ApiClient, ApiEvent, RawRecord } from '../api/types.js';
 import type { SyncConfig } from '../config/sync-config.js';
 import { RefusedValues } from '../normalize/refused-values.js';
 import { describeSource, loadSourceRecord, saveSourceRecord } from '../state/source-record.js';
-import { openStateDb, type StateDb } from '../state/state-db.js';
+import { openStateDb, STATE_DB_FILE, type StateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
+import { USAGE_EXIT_CODE, UserError } from '../util/user-error.js';
 import type { PublishResult, StagingWriter, SyncRunRecord } from '../warehouse/index.js';
 import {
   maintainLake,
@@ -415,12 +418,37 @@ function summaryOf(
 }
 
 /**
+ * A run that failed before it began (the API down, the key refused) in a data directory that
+ * already has its state: recorded too, so that status, /metrics and serve's backoff see it. A
+ * new data directory is left as it was (nothing is created before the key is accepted), and a
+ * refusal of the settings (another account, unknown campaigns: exit 2) is no run.
+ */
+function beginFailedRun(session: SyncSession, error: unknown): RunRow | undefined {
+  const { config, deps, snapshotDate, segments } = session;
+  if (error instanceof UserError && error.exitCode === USAGE_EXIT_CODE) return undefined;
+  if (!existsSync(join(config.dataDir, STATE_DB_FILE))) return undefined;
+  try {
+    session.state ??= openStateDb(config.dataDir);
+    session.registry ??= new RunRegistry(session.state);
+    return session.registry.begin(
+      snapshotDate,
+      segments.map((s) => s.name),
+      deps.trigger ?? 'manual',
+      deps.now(),
+    ).run;
+  } catch {
+    return undefined; // another sync running, a state file that will not open: the error stands alone
+  }
+}
+
+/**
  * A run that began and failed is marked failed, in the state database and (best effort) in
  * the warehouse's sync_runs: the original error is what the caller must see.
  */
 async function recordFailure(session: SyncSession, error: unknown): Promise<void> {
-  const { config, deps, run, client } = session;
+  const { config, deps, client } = session;
   await session.staging?.close().catch(() => {});
+  const run = session.run ?? beginFailedRun(session, error);
   if (!run) return;
   const message = noSpaceMessage(error, config.dataDir)?.slice(0, 500) ?? oneLine(error);
   const counters = {
