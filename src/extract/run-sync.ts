@@ -12,7 +12,7 @@ import type { ApiClient, ApiEvent, RawRecord } from '../api/types.js';
 import type { SyncConfig } from '../config/sync-config.js';
 import { RefusedValues } from '../normalize/refused-values.js';
 import { describeSource, loadSourceRecord, saveSourceRecord } from '../state/source-record.js';
-import { openStateDb, STATE_DB_FILE, type StateDb } from '../state/state-db.js';
+import { openStateDb, openStateDbReadOnly, STATE_DB_FILE, type StateDb } from '../state/state-db.js';
 import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { noSpaceMessage } from '../util/no-space.js';
@@ -120,6 +120,8 @@ export interface SyncSummary {
 export async function runSync(config: SyncConfig, deps: SyncDeps): Promise<SyncSummary> {
   const session = openSession(config, deps);
   try {
+    // A state file that is no database is a setting to fix (exit 2), found before any request.
+    openStateDbReadOnly(config.dataDir)?.close();
     const api = deps.client ?? (await createClient(config, deps));
     session.client = api;
     const contact = await timed(session, 'firstContact', () =>
