@@ -421,14 +421,17 @@ function summaryOf(
 
 /**
  * A run that failed before it began (the API down, the key refused) in a data directory that
- * already has its state: recorded too, so that status, /metrics and serve's backoff see it. A
- * new data directory is left as it was (nothing is created before the key is accepted), and a
- * refusal of the settings (another account, unknown campaigns: exit 2) is no run.
+ * already has its state, or started by serve: recorded too, so that status, /metrics and serve's
+ * backoff see it. A new data directory of a sync by hand is left as it was (nothing is created
+ * before the key is accepted), and a refusal of the settings (another account, unknown
+ * campaigns: exit 2) is no run.
  */
 function beginFailedRun(session: SyncSession, error: unknown): RunRow | undefined {
   const { config, deps, snapshotDate, segments } = session;
   if (error instanceof UserError && error.exitCode === USAGE_EXIT_CODE) return undefined;
-  if (!existsSync(join(config.dataDir, STATE_DB_FILE))) return undefined;
+  // serve's syncs (a trigger of its own) record theirs whatever the directory holds: it is serve's.
+  const service = deps.trigger !== undefined && deps.trigger !== 'manual';
+  if (!service && !existsSync(join(config.dataDir, STATE_DB_FILE))) return undefined;
   try {
     session.state ??= openStateDb(config.dataDir);
     session.registry ??= new RunRegistry(session.state);
