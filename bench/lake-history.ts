@@ -13,6 +13,7 @@ import {
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tableSpec } from '../src/contracts/table-registry.js';
 import { sqlString } from '../src/warehouse/duckdb/warehouse-paths.js';
 import {
   closedPeriodOf,
@@ -30,7 +31,6 @@ import {
   tenDaysOf,
   versionsPath,
 } from '../src/warehouse/lake/testing.js';
-import { tableSpec } from '../src/warehouse/table-registry.js';
 import type { SyncRunRecord } from '../src/warehouse/types.js';
 
 /**

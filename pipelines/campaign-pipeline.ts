@@ -8,6 +8,7 @@
  *   fetched with the segment's `tags` / `sources` filters and stored under its name.
  */
 import type { ApiClient, RawRecord, SegmentFilter } from '../src/api/types.js';
+import { ALL_SEGMENT as ALL_SEGMENT_NAME } from '../src/contracts/table-registry.js';
 import {
   type CampaignRowContext,
   normalizeInfluencers,
@@ -17,7 +18,6 @@ import {
   toId,
 } from '../src/normalize/index.js';
 import type { RowContext, TableRows } from '../src/normalize/rows.js';
-import { ALL_SEGMENT as ALL_SEGMENT_NAME } from '../src/warehouse/table-registry.js';
 
 export interface GlobalResource {
   readonly name: 'workspaces' | 'tags';

@@ -1,7 +1,7 @@
 /** What `campaign-warehouse report` accepts, validated at the edge, and its defaults. */
 import { join } from 'node:path';
+import { ALL_SEGMENT } from '../contracts/table-registry.js';
 import { UserError } from '../util/user-error.js';
-import { ALL_SEGMENT } from '../warehouse/table-registry.js';
 
 /** A month of nightly snapshots: trends show, and the scans stay a small slice of the history. */
 export const DEFAULT_DAYS = 30;

@@ -5,12 +5,14 @@
  * first by the CLI and the benchmarks, before anything loads DuckDB) and
  * checks/history-defaults.ts (read while a command's config is resolved).
  *
- * Inside: table-registry.ts declares every table once; staging/ is a sync's private file;
+ * It re-exports the table registry (src/contracts/table-registry.ts, every table declared once).
+ * Inside: staging/ is a sync's private file;
  * lake/ (its own entry, lake/index.ts) is the Parquet lake and its catalog, written by
  * publish-sync.ts (the extractor), publish-stream.ts (the sink) and publish-run-record.ts;
  * read/ is every reader's way in; checks/ runs the data checks on a staging file.
  */
 
+export * from '../contracts/table-registry.js';
 export { HISTORY_DEFAULTS } from './checks/history-defaults.js';
 export { listDataChecks, runDataChecks } from './checks/run-data-checks.js';
 export { applyMigrations, listMigrations, type Migration } from './duckdb/apply-migrations.js';
@@ -38,6 +40,8 @@ export {
   type LakeFile,
   type LakeFileStats,
   type LakeTableFiles,
+  type LiveLakeTable,
+  liveLakeFiles,
   type MaintenanceResult,
   maintainLake,
   refreshCatalog,
@@ -58,7 +62,6 @@ export {
 } from './read/query-read-only.js';
 export { queryUserSql } from './read/query-user-sql.js';
 export { openStaging } from './staging/open-staging.js';
-export * from './table-registry.js';
 export type {
   DataCheckInput,
   DataCheckOutcome,

@@ -1,6 +1,6 @@
+import { STREAM_TABLES, type StreamTable } from '../contracts/table-registry.js';
 import { type BeforeRename, publishWarehouse, StreamAppend, writeHooks } from './lake/index.js';
 import { publishResult } from './publish-result.js';
-import { STREAM_TABLES, type StreamTable } from './table-registry.js';
 import type { PublishResult, StreamBatch } from './types.js';
 
 /** Where a batch holds each stream table's rows. */

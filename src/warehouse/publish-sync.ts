@@ -1,3 +1,4 @@
+import { ALL_SEGMENT, type TableKind } from '../contracts/table-registry.js';
 import {
   type BeforeRename,
   isDay,
@@ -10,7 +11,6 @@ import {
 } from './lake/index.js';
 import { publishResult, rowsWritten } from './publish-result.js';
 import { attachStaging, stagedRows } from './staging/staged-rows.js';
-import { ALL_SEGMENT, type TableKind } from './table-registry.js';
 import type { PublishResult, PublishSyncInput } from './types.js';
 
 /**

@@ -4,9 +4,9 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLES } from '../../src/contracts/table-registry.js';
 import { listViews } from '../../src/warehouse/duckdb/create-views.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
-import { TABLES } from '../../src/warehouse/table-registry.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { run } from '../helpers/run-cli.js';
 import { removableTempDir } from '../helpers/temp-dir.js';

@@ -1,12 +1,12 @@
 import { readlinkSync, renameSync, statSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TABLES } from '../../src/contracts/table-registry.js';
 import type { Row, TableRows } from '../../src/normalize/rows.js';
 import { lakePath, refreshCatalog, versionFiles } from '../../src/warehouse/lake/testing.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { TABLES } from '../../src/warehouse/table-registry.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
 

@@ -3,6 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, statSync }
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TABLES, type TableSpec } from '../../src/contracts/table-registry.js';
 import { publishedPath, sqlString } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import {
   FACT_LAYOUT,
@@ -14,7 +15,6 @@ import {
   writeStamp,
 } from '../../src/warehouse/lake/testing.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
-import { TABLES, type TableSpec } from '../../src/warehouse/table-registry.js';
 import { TOTALS_HELD, totalsBefore } from '../helpers/campaign-totals.js';
 import { removableTempDir } from '../helpers/temp-dir.js';
 

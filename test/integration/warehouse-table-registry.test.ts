@@ -34,7 +34,7 @@ async function migratedColumns(): Promise<Map<string, Map<string, string>>> {
   }
 }
 
-describe('the table registry (src/warehouse/table-registry.ts) against the migrations', () => {
+describe('the table registry (src/contracts/table-registry.ts) against the migrations', () => {
   let migrated: Map<string, Map<string, string>>;
   const specs = Object.entries(TABLES) as [string, TableSpec][];
   beforeAll(async () => {

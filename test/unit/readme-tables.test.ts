@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { TABLES } from '../../src/contracts/table-registry.js';
 import { listViews } from '../../src/warehouse/duckdb/create-views.js';
-import { TABLES } from '../../src/warehouse/table-registry.js';
 
 const README = readFileSync('README.md', 'utf8');
 

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Row } from '../../contracts/rows.js';
+import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../../contracts/table-registry.js';
 import { sqlIdentifier } from '../duckdb/warehouse-paths.js';
-import { ALL_SEGMENT, tableSpec, UNIT_TABLES } from '../table-registry.js';
 
 /**
  * The units (segment + campaign) a staging file may hold rows of: those it held when opened

@@ -13,7 +13,7 @@ export interface LakeColumn {
 }
 
 /**
- * A table as the lake lays it out: its declaration (src/warehouse/table-registry.ts) and its
+ * A table as the lake lays it out: its declaration (src/contracts/table-registry.ts) and its
  * columns as the migrations define them (so a table added by a migration and a registry entry
  * becomes a lake table with no code):
  *   fact:   one folder, a file per day (open ten days), closed ten days, month or year and
