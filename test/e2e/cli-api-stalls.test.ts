@@ -9,53 +9,31 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
-import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { describe, expect, it } from 'vitest';
 import { lines, run, spawnCli } from '../helpers/run-cli.js';
-import {
-  forwardTo,
-  type StubApiServer,
-  type StubReply,
-  type StubRequest,
-  type StubScript,
-  startStubApiServer,
-} from '../helpers/stub-api-server.js';
-import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
+import { CAMPAIGN_POSTS, simBehindStub } from '../helpers/sim-behind-stub.js';
+import type { StubReply, StubRequest, StubScript } from '../helpers/stub-api-server.js';
+import { tempDataDir } from '../helpers/sync-harness.js';
 
 const KEY = { CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'info' };
 /** A fraction of the 15-minute wait and of the drip a SIGTERM cuts short: ending later is a hang. */
 const STOP_BOUND_MS = 60_000;
 const INTERRUPTED = 'campaign-warehouse: sync interrupted: run it again to resume';
-const POSTS = /^\/v3\/influencers\/campaigns\/([^/]+)\/posts$/;
 
-let sim: RunningSimulator;
-let stub: StubApiServer;
-let forward: StubScript;
-
-beforeAll(async () => {
-  ensureBuiltCli();
-  sim = await startSim({ size: { ...SMALL, campaigns: 3 } });
-  forward = forwardTo(sim.url);
-  stub = await startStubApiServer(forward);
-}, 120_000);
-afterAll(async () => {
-  await stub?.close();
-  await sim?.close();
-});
+const api = simBehindStub(3);
 
 /** The `nth` campaign (from 0) whose posts the sync asks for gets `fault`; the rest pass through. */
 function faultPostsOf(nth: number, fault: (req: StubRequest) => StubReply | Promise<StubReply>) {
   const campaigns: string[] = [];
   const faulted: StubRequest[] = [];
   const script: StubScript = (req) => {
-    const campaign = POSTS.exec(req.path)?.[1];
+    const campaign = CAMPAIGN_POSTS.exec(req.path)?.[1];
     if (campaign !== undefined && !campaigns.includes(campaign)) campaigns.push(campaign);
-    if (campaign === undefined || campaign !== campaigns[nth]) return forward(req);
+    if (campaign === undefined || campaign !== campaigns[nth]) return api.forward(req);
     faulted.push(req);
     return fault(req);
   };
-  stub.script(script);
+  api.stub.script(script);
   return faulted;
 }
 
@@ -63,7 +41,7 @@ function faultPostsOf(nth: number, fault: (req: StubRequest) => StubReply | Prom
 function syncArgs(dataDir: string, config: Record<string, unknown> = {}): string[] {
   const file = join(dataDir, 'cw.json');
   writeFileSync(file, JSON.stringify(config));
-  const args = ['sync', '--base-url', stub.url, '--data-dir', dataDir, '--config', file];
+  const args = ['sync', '--base-url', api.stub.url, '--data-dir', dataDir, '--config', file];
   return [...args, '--snapshot-date', '2026-11-20', '--force', '--concurrency', '1', '--json'];
 }
 
@@ -100,7 +78,7 @@ describe('sync against an API that stalls or sends nothing', () => {
     expect(code).toBe(130);
     expect(messages(sync.stderr())).toEqual([INTERRUPTED]);
 
-    stub.script(forward);
+    api.stub.script(api.forward);
     const rerun = await run(args, KEY);
     expect(messages(rerun.stderr)).toEqual([]);
     expect(rerun.code).toBe(0);
@@ -121,7 +99,7 @@ describe('sync against an API that stalls or sends nothing', () => {
   it('a body dripping one byte at a time: cut at the response deadline, retried, then one line naming the endpoint and the deadline', async () => {
     const dataDir = tempDataDir();
     const faulted = faultPostsOf(0, async (req) => ({
-      ...(await forward(req)),
+      ...(await api.forward(req)),
       fault: 'drip',
       dripMs: 100,
     }));

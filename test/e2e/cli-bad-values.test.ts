@@ -6,22 +6,15 @@
  * warning line naming the field, never altered. A reply nested 10,000 deep fails the sync with
  * one line naming the endpoint and the cause, publishes nothing, and the next run succeeds.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
+import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/util/json-depth.js';
-import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { readOnlyCatalog } from '../helpers/read-only-catalog.js';
 import { lines, run } from '../helpers/run-cli.js';
-import {
-  forwardTo,
-  type StubApiServer,
-  type StubScript,
-  startStubApiServer,
-} from '../helpers/stub-api-server.js';
-import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
+import { CAMPAIGN_POSTS, simBehindStub } from '../helpers/sim-behind-stub.js';
+import type { StubScript } from '../helpers/stub-api-server.js';
+import { tempDataDir } from '../helpers/sync-harness.js';
 
 const KEY = { CW_API_KEY: 'sim-key' };
-const POSTS = /^\/v3\/influencers\/campaigns\/([^/]+)\/posts$/;
 
 /** What each rewritten post gets: field values as JSON text, exactly as they go on the wire. */
 const BAD_POSTS: readonly Record<string, string>[] = [
@@ -37,26 +30,13 @@ const BAD_POSTS: readonly Record<string, string>[] = [
   { engagement: '99999999999999999999', reach: '" 42 "', emv: '"n/a"' },
 ];
 
-let sim: RunningSimulator;
-let stub: StubApiServer;
-let forward: StubScript;
-
-beforeAll(async () => {
-  ensureBuiltCli();
-  sim = await startSim({ size: { ...SMALL, campaigns: 2 } });
-  forward = forwardTo(sim.url);
-  stub = await startStubApiServer(forward);
-}, 120_000);
-afterAll(async () => {
-  await stub?.close();
-  await sim?.close();
-});
+const api = simBehindStub(2);
 
 function syncArgs(dataDir: string): string[] {
   return [
     'sync',
     '--base-url',
-    stub.url,
+    api.stub.url,
     '--data-dir',
     dataDir,
     '--snapshot-date',
@@ -81,7 +61,7 @@ describe('sync: bad figures are stored as sent or refused with a warning, never 
     const dataDir = tempDataDir();
     const ids: string[] = [];
     // The first posts' fields get the wire text of BAD_POSTS.
-    stub.script(
+    api.stub.script(
       withPosts(ids, (post, i) => {
         const bad = BAD_POSTS[i];
         if (!bad) return JSON.stringify(post);
@@ -160,7 +140,7 @@ describe('sync: bad figures are stored as sent or refused with a warning, never 
   it(`a reply nested 10,000 deep: one line naming the endpoint and the cause, nothing published; the next run succeeds`, async () => {
     const dataDir = tempDataDir();
     const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
-    stub.script(
+    api.stub.script(
       withPosts([], (post, i) =>
         i === 0
           ? JSON.stringify({ ...post, stats: '__DEEP__' }).replace('"__DEEP__"', deep)
@@ -182,7 +162,7 @@ describe('sync: bad figures are stored as sent or refused with a warning, never 
     expect(await readBack(dataDir, 'select status from sync_runs')).toEqual([['failed']]);
     expect(await readBack(dataDir, 'select count(*)::int from post_metrics')).toEqual([[0]]);
 
-    stub.script(forward);
+    api.stub.script(api.forward);
     const rerun = await run(syncArgs(dataDir), KEY);
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(await readBack(dataDir, 'select count(*)::int from campaign_metrics')).toEqual([[2]]);
@@ -199,10 +179,10 @@ function withPosts(
 ): StubScript {
   let first: string | undefined;
   return async (req) => {
-    const campaign = POSTS.exec(req.path)?.[1];
-    if (campaign === undefined) return forward(req);
+    const campaign = CAMPAIGN_POSTS.exec(req.path)?.[1];
+    if (campaign === undefined) return api.forward(req);
     first ??= campaign;
-    const reply = await forward(req);
+    const reply = await api.forward(req);
     if (campaign !== first || reply.status !== 200) return reply;
     const body = JSON.parse(reply.body as string) as { posts: Record<string, unknown>[] };
     ids.push(...body.posts.map((p) => String(p.id)));
