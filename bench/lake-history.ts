@@ -24,8 +24,8 @@ import {
   isYear,
   LAKE_DIR_NAME,
   linkTarget,
-  MONTH_ROW_GROUP_SIZE,
   monthOf,
+  PERIOD_ROW_GROUP_SIZE,
   partitionName,
   readFactFile,
   tenDaysOf,
@@ -108,14 +108,14 @@ export function cloneDays(dataDir: string, from: string, dates: readonly string[
             (d) => `select * replace (${sqlString(d)}::date as snapshot_date) from ${read}`,
           );
           copies.push(
-            `copy (${byDay.join(' union all ')}) to ${sqlString(out)} (format parquet, row_group_size ${MONTH_ROW_GROUP_SIZE})`,
+            `copy (${byDay.join(' union all ')}) to ${sqlString(out)} (format parquet, row_group_size ${PERIOD_ROW_GROUP_SIZE})`,
           );
         }
         for (const [year, files] of years) {
           mkdirSync(join(months, table), { recursive: true });
           const out = place(factFileName(year, source.segment, vid));
           yearCopies.push(
-            `copy (select * from read_parquet([${files.map(sqlString).join(', ')}])) to ${sqlString(out)} (format parquet, row_group_size ${MONTH_ROW_GROUP_SIZE})`,
+            `copy (select * from read_parquet([${files.map(sqlString).join(', ')}])) to ${sqlString(out)} (format parquet, row_group_size ${PERIOD_ROW_GROUP_SIZE})`,
           );
         }
       }

@@ -45,7 +45,7 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
     await stageAndPublish(dir, '2026-10-31', segments, { runId: 'r3', campaigns: campaigns(3) });
     // The open ten days: one file per segment, rewritten by each publish.
     expect(labels(dir)).toEqual(['2026-10-D3~all', '2026-10-D3~vip']);
-    expect((await maintainLake(dir)).consolidated[TABLE]).toBeUndefined();
+    expect((await maintainLake(dir)).closedPeriodFiles[TABLE]).toBeUndefined();
 
     held = await readOnlyCatalog(dir);
     const october = [1, 2, 3].flatMap((n, i) => segments.map((segment) => [`2026-10-${29 + i}`, segment, n]));
@@ -56,7 +56,7 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
     expect(labels(dir)).toEqual(['2026-10-D3~all', '2026-10-D3~vip', '2026-11-D1~all', '2026-11-D1~vip']);
     const withNovember = [...october, ...segments.map((segment) => ['2026-11-01', segment, 4])];
     expect(await rows(held.connection, PER_DATE)).toEqual(withNovember);
-    expect((await maintainLake(dir)).consolidated[TABLE]).toBe(2);
+    expect((await maintainLake(dir)).closedPeriodFiles[TABLE]).toBe(2);
     expect(labels(dir)).toEqual(['2026-11-D1~all', '2026-11-D1~vip', '2026~all', '2026~vip']);
     expect(await rows(held.connection, PER_DATE)).toEqual(withNovember);
     expect(
@@ -73,7 +73,7 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
       ['2026-10-31'],
     ]);
     // Done once.
-    expect((await maintainLake(dir)).consolidated[TABLE]).toBeUndefined();
+    expect((await maintainLake(dir)).closedPeriodFiles[TABLE]).toBeUndefined();
 
     // A day of the open ten days rewrites their file only: the year's file is linked, not copied.
     const year = liveFiles(dir, TABLE).get('2026~all');
@@ -98,7 +98,7 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
 
     // A new year closes the last: its ten days join its year's file.
     await stageAndPublish(dir, '2027-01-03', segments, { runId: 'r7', campaigns: campaigns(1) });
-    expect((await maintainLake(dir)).consolidated[TABLE]).toBe(2);
+    expect((await maintainLake(dir)).closedPeriodFiles[TABLE]).toBe(2);
     expect(labels(dir)).toEqual(['2026~all', '2026~vip', '2027-01-D1~all', '2027-01-D1~vip']);
     expect(await rows(held.connection, PER_DATE)).toEqual([
       ...expected,
@@ -123,7 +123,7 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
     await stageAndPublish(dir, '2026-11-01', ['all'], { runId: 'r2', campaigns: campaigns(2) });
     await maintainLake(dir);
     await stageAndPublish(dir, '2026-11-11', ['all'], { runId: 'r3', campaigns: campaigns(3) });
-    expect((await maintainLake(dir)).consolidated[TABLE]).toBe(1);
+    expect((await maintainLake(dir)).closedPeriodFiles[TABLE]).toBe(1);
     expect(labels(dir)).toEqual(['2026-11-D2~all', '2026~all']);
     expect(await yearDates()).toEqual(['2026-10-31', '2026-11-01', '2026-11-01']);
     const year = liveFiles(dir, TABLE).get('2026~all');
@@ -143,7 +143,7 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
       ['2026-11-01', 'all', 4],
       ['2026-11-12', 'all', 1],
     ]);
-    expect((await maintainLake(dir)).consolidated[TABLE]).toBeUndefined();
+    expect((await maintainLake(dir)).closedPeriodFiles[TABLE]).toBeUndefined();
   });
 
   it('a data directory of the previous release (a file per day, ten days and month) settles at its first upkeep, keeping every row', async () => {
@@ -175,7 +175,7 @@ describe('a compactFiles fact table (campaign_metrics)', () => {
     expect(before.length).toBeGreaterThan(20);
 
     const result = await maintainLake(dir);
-    expect(result.consolidated[TABLE]).toBe(2);
+    expect(result.closedPeriodFiles[TABLE]).toBe(2);
     // October and the first ten days of November in the year's file; the open ten days' day files stay.
     expect(labels(dir)).toEqual(of(['2026', '2026-11-11', '2026-11-12']));
     expect(await everyRow()).toEqual(before);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter } from '../../bench/lake-history.js';
 import { sqlString } from '../../src/warehouse/duckdb/warehouse-paths.js';
-import { lakePath, MONTH_ROW_GROUP_SIZE, maintainLake } from '../../src/warehouse/lake/testing.js';
+import { lakePath, maintainLake, PERIOD_ROW_GROUP_SIZE } from '../../src/warehouse/lake/testing.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
 import { type ReadOnlyCatalog, readOnlyCatalog } from '../helpers/read-only-catalog.js';
@@ -27,7 +27,7 @@ describe('closed months of a fact table', () => {
     await stageAndPublish(dir, '2026-10-30', ['all', 'vip'], { posts: 5 });
     await stageAndPublish(dir, '2026-10-31', ['all', 'vip'], { runId: 'r2', posts: 4 });
     // October is still the newest month: nothing to consolidate.
-    expect((await maintainLake(dir)).consolidated).toEqual({});
+    expect((await maintainLake(dir)).closedPeriodFiles).toEqual({});
     await stageAndPublish(dir, '2026-11-01', ['all', 'vip'], { runId: 'r3', posts: 3 });
     expect([...liveFiles(dir).keys()].sort()).toEqual([
       '2026-10-30~all',
@@ -45,7 +45,7 @@ describe('closed months of a fact table', () => {
     expect(before).toHaveLength(6);
 
     const result = await maintainLake(dir);
-    expect(result.consolidated.post_metrics).toBe(2); // October, per segment
+    expect(result.closedPeriodFiles.post_metrics).toBe(2); // October, per segment
     expect([...liveFiles(dir).keys()].sort()).toEqual([
       '2026-10~all',
       '2026-10~vip',
@@ -63,7 +63,7 @@ describe('closed months of a fact table', () => {
       ),
     ).toEqual([...Array(5).fill(['2026-10-30']), ...Array(4).fill(['2026-10-31'])]);
     // Done once: the next upkeep has nothing to consolidate.
-    expect((await maintainLake(dir)).consolidated).toEqual({});
+    expect((await maintainLake(dir)).closedPeriodFiles).toEqual({});
   });
 
   it('a re-run of a date in a closed month replaces that date in the month file (not doubled)', async () => {
@@ -107,7 +107,7 @@ describe('closed ten days of the open month', () => {
     const dir = data.dir;
     await stageAndPublish(dir, '2026-11-09', ['all', 'vip'], { posts: 5 });
     await stageAndPublish(dir, '2026-11-10', ['all', 'vip'], { runId: 'r2', posts: 4 });
-    expect((await maintainLake(dir)).consolidated).toEqual({});
+    expect((await maintainLake(dir)).closedPeriodFiles).toEqual({});
     // `vip` has no snapshot after the 10th: its latest stays in the closed ten days.
     await stageAndPublish(dir, '2026-11-11', ['all'], { runId: 'r3', posts: 3 });
     const held = await readOnlyCatalog(dir);
@@ -119,7 +119,7 @@ describe('closed ten days of the open month', () => {
         ['2026-11-11', 'all', 3],
       ]);
 
-      expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2); // days 1 to 10, per segment
+      expect((await maintainLake(dir)).closedPeriodFiles.post_metrics).toBe(2); // days 1 to 10, per segment
       expect([...liveFiles(dir).keys()].sort()).toEqual([
         '2026-11-11~all',
         '2026-11-D1~all',
@@ -133,7 +133,7 @@ describe('closed ten days of the open month', () => {
           `select snapshot_date::varchar from read_parquet(${sqlString(liveFile(dir, '2026-11-D1~vip'))})`,
         ),
       ).toEqual([...Array(5).fill(['2026-11-09']), ...Array(4).fill(['2026-11-10'])]);
-      expect((await maintainLake(dir)).consolidated).toEqual({});
+      expect((await maintainLake(dir)).closedPeriodFiles).toEqual({});
 
       // A re-run of the 10th for `vip` rewrites its ten-day file, and its latest follows.
       const files = liveFiles(dir);
@@ -156,7 +156,7 @@ describe('closed ten days of the open month', () => {
 
       // December closes November: its ten-day files and its days become one month file, by date.
       await stageAndPublish(dir, '2026-12-01', ['all'], { runId: 'r5', posts: 1 });
-      expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2);
+      expect((await maintainLake(dir)).closedPeriodFiles.post_metrics).toBe(2);
       expect([...liveFiles(dir).keys()].sort()).toEqual(['2026-11~all', '2026-11~vip', '2026-12-01~all']);
       expect(
         await rows(
@@ -203,9 +203,9 @@ describe('row groups of a month file', () => {
           where path_in_schema = 'snapshot_date' order by row_group_id`,
       );
       expect(groups).toHaveLength(2);
-      // At least MONTH_ROW_GROUP_SIZE rows (a writer with two threads fills a group from whole batches).
-      expect(Number(groups[0]![1])).toBeGreaterThanOrEqual(MONTH_ROW_GROUP_SIZE);
-      expect(Number(groups[0]![1])).toBeLessThan(MONTH_ROW_GROUP_SIZE + 10_000);
+      // At least PERIOD_ROW_GROUP_SIZE rows (a writer with two threads fills a group from whole batches).
+      expect(Number(groups[0]![1])).toBeGreaterThanOrEqual(PERIOD_ROW_GROUP_SIZE);
+      expect(Number(groups[0]![1])).toBeLessThan(PERIOD_ROW_GROUP_SIZE + 10_000);
       // Sorted by date: the first group ends where (or before) the second starts.
       expect(String(groups[0]![3]) <= String(groups[1]![2])).toBe(true);
       // A day of the first group's range lies outside the second's: the reader skips it.

@@ -6,8 +6,8 @@ import {
   factVersion,
   fileHolding,
   lakePath,
-  MONTH_ROW_GROUP_SIZE,
   maintainLake,
+  PERIOD_ROW_GROUP_SIZE,
 } from '../../src/warehouse/lake/testing.js';
 import { liveFile, liveFiles } from '../helpers/lake-files.js';
 import { queryRows as rows } from '../helpers/query-rows.js';
@@ -41,7 +41,7 @@ describe('closed years of a fact table', () => {
   it('are consolidated from their months and days once a later year has a snapshot; a held connection sees the same rows', async () => {
     await stageAndPublish(dir, '2025-11-30', ['all', 'vip'], { posts: 5 });
     await stageAndPublish(dir, '2025-12-30', ['all', 'vip'], { runId: 'r2', posts: 4 });
-    expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2); // November, per segment
+    expect((await maintainLake(dir)).closedPeriodFiles.post_metrics).toBe(2); // November, per segment
     await stageAndPublish(dir, '2026-01-02', ['all', 'vip'], { runId: 'r3', posts: 3 });
     expect([...liveFiles(dir).keys()].sort()).toEqual([
       '2025-11~all',
@@ -57,7 +57,7 @@ describe('closed years of a fact table', () => {
     const latestBefore = await rows(held.connection, LATEST);
     expect(before).toHaveLength(6);
 
-    expect((await maintainLake(dir)).consolidated.post_metrics).toBe(2); // 2025, per segment
+    expect((await maintainLake(dir)).closedPeriodFiles.post_metrics).toBe(2); // 2025, per segment
     expect([...liveFiles(dir).keys()].sort()).toEqual([
       '2025~all',
       '2025~vip',
@@ -75,7 +75,7 @@ describe('closed years of a fact table', () => {
     // The history checks find a date's rows in its year's file.
     const live = factVersion(lakePath(dir), 'post_metrics')?.files ?? [];
     expect(fileHolding(live, '2025-12-30', 'vip')).toBe(liveFile(dir, '2025~vip'));
-    expect((await maintainLake(dir)).consolidated).toEqual({});
+    expect((await maintainLake(dir)).closedPeriodFiles).toEqual({});
   });
 
   it('a re-run of a date in a closed year replaces that date in the year file, in date order (not doubled)', async () => {
@@ -128,13 +128,13 @@ describe('row groups of a year file', () => {
     try {
       const before = await rows(connection, PER_DATE);
       expect(before).toHaveLength(32);
-      expect((await maintainLake(dir)).consolidated.post_metrics).toBe(1);
+      expect((await maintainLake(dir)).closedPeriodFiles.post_metrics).toBe(1);
       expect([...liveFiles(dir).keys()].sort()).toEqual(['2025~all', '2026-01-01~all']);
       expect(await rows(connection, PER_DATE)).toEqual(before);
       const groups = await rows(connection, groupsOf(liveFile(dir, '2025~all')));
-      // 310,000 rows: two groups, the first of at least MONTH_ROW_GROUP_SIZE rows (whole batches).
+      // 310,000 rows: two groups, the first of at least PERIOD_ROW_GROUP_SIZE rows (whole batches).
       expect(groups).toHaveLength(2);
-      expect(Number(groups[0]![0])).toBeGreaterThanOrEqual(MONTH_ROW_GROUP_SIZE);
+      expect(Number(groups[0]![0])).toBeGreaterThanOrEqual(PERIOD_ROW_GROUP_SIZE);
       expect(String(groups[0]![2]) <= String(groups[1]![1])).toBe(true);
       for (const [, min, max] of groups) expect(String(min) <= String(max)).toBe(true);
     } finally {

@@ -20,7 +20,7 @@ import { sqlIdentifier } from './warehouse-paths.js';
  * not as the session left `checkpoint_on_shutdown`); the default in-memory database is
  * replaced by an empty one; checkpoints on shutdown are enabled again. A session takes only an
  * instance created with the same settings: setting `memory_limit` purges the arenas too. One
- * that changes a setting restores it (as write-month.ts does). Should any step fail, the
+ * that changes a setting restores it (as write-period.ts does). Should any step fail, the
  * instance is closed instead.
  *
  * An instance's spill folder (temp_directory) cannot change once used, so each instance has

@@ -112,7 +112,7 @@ export class LakeTransaction {
   /**
    * Writes the rows of `select` into `version` as `name` (Parquet); returns how many. A file
    * of zero rows is removed unless `keepEmpty` (schema anchors), with the folder made for it. `rowGroupRows`: rows per row
-   * group, when not rowGroupSize(wide) (closed months' files).
+   * group, when not rowGroupSize(wide) (closed periods' files).
    */
   async write(
     select: string,

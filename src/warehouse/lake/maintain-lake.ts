@@ -11,7 +11,7 @@ export interface MaintenanceResult {
    * Files written for closed periods (ten days, months, years), each consolidated from the
    * smaller periods' files it replaces, per fact table.
    */
-  readonly consolidated: Record<string, number>;
+  readonly closedPeriodFiles: Record<string, number>;
   /** Version directories removed after the retention period. */
   readonly removed: number;
 }
@@ -19,8 +19,8 @@ export interface MaintenanceResult {
 /**
  * Lake upkeep, run by the sink's loader (at most every few minutes, and after midnight UTC)
  * and after each sync: merges closed days' sink parts (compactStream), consolidates the fact
- * tables' closed months into month files (consolidateFacts), then removes version
- * directories no longer live once older than the retention period (sweepVersions,
+ * tables' closed periods into ten-day, month and year files (consolidateFacts), then removes
+ * version directories no longer live once older than the retention period (sweepVersions,
  * CW_LAKE_RETENTION_MINUTES). Under the publish lock like a publish.
  */
 export async function maintainLake(
@@ -30,13 +30,13 @@ export async function maintainLake(
   const now = options.now ?? new Date();
   const retentionMs = options.retentionMs ?? retentionFromEnv();
   let compacted: Record<string, number> = {};
-  let consolidated: Record<string, number> = {};
+  let closedPeriodFiles: Record<string, number> = {};
   let removed = 0;
   await publishWarehouse(
     dataDir,
     async (tx) => {
       compacted = await compactStream(tx, now.toISOString().slice(0, 10));
-      consolidated = await consolidateFacts(tx);
+      closedPeriodFiles = await consolidateFacts(tx);
     },
     {
       afterCommit: () => {
@@ -44,5 +44,5 @@ export async function maintainLake(
       },
     },
   );
-  return { compacted, consolidated, removed };
+  return { compacted, closedPeriodFiles, removed };
 }

@@ -32,7 +32,7 @@ export {
 } from './core/lake-layout.js';
 export { linkedFiles, linkTarget, versionFiles } from './core/link-target.js';
 export { readFactFile } from './facts/fact-files.js';
-export { MONTH_ROW_GROUP_SIZE } from './facts/write-month.js';
+export { PERIOD_ROW_GROUP_SIZE } from './facts/write-period.js';
 export { JSON_CHECKED_FILE } from './heal-broken-json.js';
 export * from './index.js';
 export { planStreamMerge, STREAM_MERGE_FANOUT, streamTier } from './stream/merge-stream-parts.js';

@@ -6,7 +6,7 @@ import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js'
 import { factFileName, isDay, periodEnd, periodStart } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { type FactFile, factVersion, readFactFile } from '../facts/fact-files.js';
-import { monthRowGroupRows, readFactFiles } from '../facts/write-month.js';
+import { periodRowGroupRows, readFactFiles } from '../facts/write-period.js';
 import type { LakeTransaction, NewVersion } from '../lake-transaction.js';
 
 /**
@@ -50,7 +50,7 @@ export async function filesToBackfill(
  * the table's key. There `main.<table>` reads as the file's rows (without the backfilled
  * columns), another fact table `main.<fact>` as its live files of the same segment whose
  * periods meet the file's. Fails, nothing changed, unless it writes exactly `rows`. Run it
- * inside withMonthSettings (a year's file).
+ * inside withPeriodWriteSettings (a year's file).
  */
 export async function backfillFile(
   tx: LakeTransaction,
@@ -70,7 +70,7 @@ export async function backfillFile(
 ) order by ${table.keys.map(id).join(', ')}`,
     version,
     factFileName(file.period, file.segment, version.vid),
-    isDay(file.period) ? { wide: table.wide } : { rowGroupRows: monthRowGroupRows(table) },
+    isDay(file.period) ? { wide: table.wide } : { rowGroupRows: periodRowGroupRows(table) },
   );
   if (written !== rows)
     throw new Error(

@@ -13,7 +13,7 @@ import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { linkTarget, versionFiles } from '../core/link-target.js';
 import { factVersionOf } from '../facts/fact-files.js';
 import { readLatest, scanLatest, writeLatest } from '../facts/latest-tree.js';
-import { withMonthSettings } from '../facts/write-month.js';
+import { withPeriodWriteSettings } from '../facts/write-period.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { backfillFile, filesToBackfill } from './backfill-facts.js';
 
@@ -70,7 +70,7 @@ async function relinkFacts(tx: LakeTransaction, table: LakeTable): Promise<void>
       tx.linkFile(path, version, factFilePlace(basename(file)));
   }
   if (lacking.size > 0)
-    await withMonthSettings(tx.connection, async () => {
+    await withPeriodWriteSettings(tx.connection, async () => {
       for (const file of files) {
         const rows = lacking.get(file.path);
         if (rows !== undefined) await backfillFile(tx, table, version, file, rows);

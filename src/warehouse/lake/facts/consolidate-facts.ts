@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { closedPeriodOf, comparePeriods, periodEnd, periodStart } from '../core/lake-layout.js';
 import type { LakeTransaction } from '../lake-transaction.js';
 import { type FactFile, factVersion, newestPeriod } from './fact-files.js';
-import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
+import { readFactFiles, withPeriodWriteSettings, writePeriodFile } from './write-period.js';
 
 /**
  * Whether `files` (one closed period's of one segment, by periodEnd) hold disjoint date
@@ -24,7 +24,7 @@ function inDateOrder(files: readonly FactFile[]): boolean {
  * month's of the open year (its ten-day and day files, and its earlier month file if any)
  * one month file, and closed ten days of the open month (their day files) one ten-day file,
  * all read in date order with no sort (a year's sort would spill and need several times the
- * memory: its month files are already sorted), in row groups of MONTH_ROW_GROUP_SIZE. The
+ * memory: its month files are already sorted), in row groups of PERIOD_ROW_GROUP_SIZE. The
  * table's other files are hard-linked into the new version, swapped in with one link like a
  * publish (atomic for readers; a held-open connection sees it at its next query). So the first
  * upkeep after a year's last month closed writes the year from its eleven month files and its
@@ -53,7 +53,7 @@ export async function consolidateFacts(tx: LakeTransaction): Promise<Record<stri
   });
   const written: Record<string, number> = {};
   if (plans.length === 0) return written;
-  await withMonthSettings(tx.connection, async () => {
+  await withPeriodWriteSettings(tx.connection, async () => {
     for (const { table, current, anchor, closing } of plans) {
       const replaced = new Set(closing.flatMap((g) => g.files.map((f) => f.name)));
       const { version } = tx.nextVersion(
@@ -70,7 +70,7 @@ export async function consolidateFacts(tx: LakeTransaction): Promise<Record<stri
           anchor,
           ordered.map((f) => f.path),
         );
-        await writeMonthFile(tx, table, version, period, segment, select, inDateOrder(ordered));
+        await writePeriodFile(tx, table, version, period, segment, select, inDateOrder(ordered));
       }
       written[table.name] = closing.length;
     }

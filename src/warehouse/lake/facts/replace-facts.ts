@@ -5,7 +5,7 @@ import { fileColumns, type LakeTable, type StagedRows } from '../core/lake-table
 import type { LakeTransaction } from '../lake-transaction.js';
 import { type FactFile, factVersion, firstFileOf, newestOpenPeriod } from './fact-files.js';
 import { nextLatest, readLatest, writeLatest } from './latest-tree.js';
-import { readFactFiles, withMonthSettings, writeMonthFile } from './write-month.js';
+import { readFactFiles, withPeriodWriteSettings, writePeriodFile } from './write-period.js';
 
 /**
  * Replaces the facts of one date for `segments` (['all'] for a segment-less table): the
@@ -77,9 +77,9 @@ export async function replaceFacts(
       union all ${read} where snapshot_date > ${day}`;
     const written =
       table.compactFiles && isTenDays(closed.period)
-        ? await writeMonthFile(tx, table, version, closed.period, segment, select)
-        : await withMonthSettings(tx.connection, () =>
-            writeMonthFile(tx, table, version, closed.period, segment, select, true),
+        ? await writePeriodFile(tx, table, version, closed.period, segment, select)
+        : await withPeriodWriteSettings(tx.connection, () =>
+            writePeriodFile(tx, table, version, closed.period, segment, select, true),
           );
     const dateRows = written - Number(kept.getRows()[0]![0]);
     if (dateRows > 0)

@@ -4,7 +4,7 @@ import { ALL_SEGMENT } from '../../../contracts/table-registry.js';
 import { sqlIdentifier as id, sqlString } from '../../duckdb/warehouse-paths.js';
 import { dataFileName, newVersionId, partitionName, versionsPath } from '../core/lake-layout.js';
 import { fileColumns, type LakeTable } from '../core/lake-tables.js';
-import { writeFactHistory } from '../facts/write-month.js';
+import { writeFactHistory } from '../facts/write-period.js';
 import { type LakeTransaction, rowGroupSize } from '../lake-transaction.js';
 import { importSeenKeys } from '../stream/stream-keys.js';
 

@@ -13,7 +13,7 @@ import { fileColumns, type LakeTable } from '../core/lake-tables.js';
 import { linkedVersion, linkTarget, versionFiles } from '../core/link-target.js';
 import { factVersionOf, readFactFile } from '../facts/fact-files.js';
 import { scanLatest, writeLatest } from '../facts/latest-tree.js';
-import { writeFactHistory } from '../facts/write-month.js';
+import { writeFactHistory } from '../facts/write-period.js';
 import { LakeTransaction } from '../lake-transaction.js';
 
 /** Where a table's folder of per-date links is moved while its new link takes its place. */

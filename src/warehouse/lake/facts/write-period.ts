@@ -6,40 +6,40 @@ import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../l
 import { readFactFile } from './fact-files.js';
 
 /**
- * Rows per row group of a closed month's or year's file. Its rows are sorted by
- * snapshot_date, so each group's min/max statistics let a one-day question skip the others
+ * Rows per row group of a closed period's file (ten days, a month or a year). Its rows are
+ * sorted by snapshot_date, so each group's min/max statistics let a one-day question skip the others
  * (at 170k posts a group of post_metrics spans 1.5 days, of post_stats 0.4). DuckDB's writer
  * holds a whole group uncompressed until it is written: 262,144 rows keep a month write within
  * about 80 MB over the process (1,048,576 took 300 MB), for a footer 3 to 4 times larger
  * (still tens of KB for a month, bench/RESULTS.md, "History layout: the measurements") and files a fifth to a half
  * larger (bench/RESULTS.md). Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE.
  */
-export const MONTH_ROW_GROUP_SIZE = 262_144;
+export const PERIOD_ROW_GROUP_SIZE = 262_144;
 
 /**
- * DuckDB's memory limit while a month's or year's file is written (then set back): the
- * writer's group of MONTH_ROW_GROUP_SIZE rows needs about 60 MB, more than the publish's
+ * DuckDB's memory limit while a closed period's file is written (then set back): the
+ * writer's group of PERIOD_ROW_GROUP_SIZE rows needs about 60 MB, more than the publish's
  * 48 MB (which makes it spill, three times slower), and a higher limit only lets the buffer
  * pool grow: the upkeep runs in the sync's process, whose peak the `memory` bench bounds.
  */
-export const MONTH_WRITE_MEMORY = '128MB';
+export const PERIOD_WRITE_MEMORY = '128MB';
 
-export function monthRowGroupRows(table: LakeTable): number {
-  return table.wide ? WIDE_ROW_GROUP_SIZE : MONTH_ROW_GROUP_SIZE;
+export function periodRowGroupRows(table: LakeTable): number {
+  return table.wide ? WIDE_ROW_GROUP_SIZE : PERIOD_ROW_GROUP_SIZE;
 }
 
 /**
- * Runs `work` with the memory limit raised to MONTH_WRITE_MEMORY and insertion order kept
+ * Runs `work` with the memory limit raised to PERIOD_WRITE_MEMORY and insertion order kept
  * (a COPY of files listed by date then writes them in that order, with no sort), then sets
  * both back. Each change of the limit purges the allocator of the whole process (DuckDB's
- * FlushAll): a caller runs all its writeMonthFile calls in one call of this.
+ * FlushAll): a caller runs all its writePeriodFile calls in one call of this.
  */
-export async function withMonthSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+export async function withPeriodWriteSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
   const reader = await connection.runAndReadAll(
     "select current_setting('memory_limit'), current_setting('preserve_insertion_order')",
   );
   const [memory, order] = reader.getRows()[0]!.map(String) as [string, string];
-  await connection.run(`set memory_limit = ${sqlString(MONTH_WRITE_MEMORY)}`);
+  await connection.run(`set memory_limit = ${sqlString(PERIOD_WRITE_MEMORY)}`);
   await connection.run('set preserve_insertion_order = true');
   try {
     return await work();
@@ -68,12 +68,12 @@ export function readFactFiles(
 
 /**
  * Writes `select`'s rows (one closed period of one segment: ten days, a month or a year) into
- * `version` as that period's file, by snapshot_date in MONTH_ROW_GROUP_SIZE groups. Run it
- * inside withMonthSettings. `inDateOrder`: `select` already yields its rows by date (files
+ * `version` as that period's file, by snapshot_date in PERIOD_ROW_GROUP_SIZE groups. Run it
+ * inside withPeriodWriteSettings. `inDateOrder`: `select` already yields its rows by date (files
  * read in date order, or a date's rows put in place between the others'): no sort, which
  * would need as much memory as the period and spill again. Returns the rows written.
  */
-export function writeMonthFile(
+export function writePeriodFile(
   tx: LakeTransaction,
   table: LakeTable,
   version: NewVersion,
@@ -86,7 +86,7 @@ export function writeMonthFile(
     inDateOrder ? select : `select * from (${select}) order by snapshot_date`,
     version,
     factFileName(period, segment, version.vid),
-    { rowGroupRows: monthRowGroupRows(table) },
+    { rowGroupRows: periodRowGroupRows(table) },
   );
 }
 
@@ -124,9 +124,9 @@ export async function writeFactHistory(
     closed.set(key, group);
   }
   if (closed.size > 0)
-    await withMonthSettings(tx.connection, async () => {
+    await withPeriodWriteSettings(tx.connection, async () => {
       for (const { month, segment, dates } of closed.values())
-        written += await writeMonthFile(
+        written += await writePeriodFile(
           tx,
           table,
           version,
