@@ -33,6 +33,15 @@ function option(args: string[], name: string, fallback: number): number {
   return value;
 }
 
+/** `--writer ours|library`: which code fills the appender's chunks (TableAppender's CW_CHUNK_WRITER). */
+function writerOption(args: string[]): string {
+  const at = args.indexOf('--writer');
+  const writer = at >= 0 ? args[at + 1] : 'ours';
+  if (writer !== 'ours' && writer !== 'library')
+    throw new Error('bench load: --writer must be ours or library');
+  return writer;
+}
+
 /** Every normalized page, in order (regenerated on demand: never all rows in memory at once). */
 function* normalizedPages(pages: readonly CampaignPages[], normalizers: Normalizers): Generator<TableRows> {
   for (const campaign of pages) {
@@ -53,11 +62,13 @@ function countRows(rows: TableRows): number {
   return n;
 }
 
-export async function runLoadBench(args: string[]): Promise<Record<string, number>> {
+export async function runLoadBench(args: string[]): Promise<Record<string, number | string>> {
   const campaigns = option(args, 'campaigns', DEFAULT_CAMPAIGNS);
   const postsPerCampaign = option(args, 'posts-per-campaign', DEFAULT_POSTS_PER_CAMPAIGN);
   const influencersPerCampaign = option(args, 'influencers-per-campaign', DEFAULT_INFLUENCERS_PER_CAMPAIGN);
   const naiveRows = option(args, 'naive-rows', DEFAULT_NAIVE_ROWS);
+  const writer = writerOption(args);
+  process.env.CW_CHUNK_WRITER = writer;
   const normalizers = NORMALIZERS;
   const pages = generatePages(campaigns, postsPerCampaign, influencersPerCampaign);
   const dir = mkdtempSync(join(tmpdir(), 'cw-bench-load-'));
@@ -103,9 +114,10 @@ export async function runLoadBench(args: string[]): Promise<Record<string, numbe
     };
     const table = new Table({ head: ['measure', 'value'], style: { head: [], border: [] } });
     table.push(['normalizers', normalizers.name]);
+    table.push(['chunk writer', writer]);
     for (const [key, value] of Object.entries(figures)) table.push([key, value.toLocaleString('en')]);
-    process.stdout.write(`${table.toString()}\n${JSON.stringify(figures)}\n`);
-    return figures;
+    process.stdout.write(`${table.toString()}\n${JSON.stringify({ writer, ...figures })}\n`);
+    return { writer, ...figures };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
