@@ -40,6 +40,7 @@ export {
   type LakeFile,
   type LakeFileStats,
   type LakeTableFiles,
+  type LiveLakeFile,
   type LiveLakeTable,
   liveLakeFiles,
   type MaintenanceResult,

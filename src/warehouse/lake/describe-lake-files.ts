@@ -72,7 +72,7 @@ export async function describeLakeFiles(
 }
 
 /** The data files of a table's current version(s): each partition link of a stream table, else the table's link. */
-function listFiles(lake: string, table: LakeTable): LakeFile[] {
+export function listFiles(lake: string, table: Pick<LakeTable, 'name' | 'partitionColumn'>): LakeFile[] {
   const root = join(lake, table.name);
   const files: LakeFile[] = [];
   const add = (link: string, folder: string | undefined, partition: string | undefined) => {

@@ -34,6 +34,7 @@ export {
 export { factRows, factVersion, fileHolding, recentFactDates } from './facts/fact-files.js';
 export { replaceFacts } from './facts/replace-facts.js';
 export type { LakeTransaction } from './lake-transaction.js';
+export { type LiveLakeFile, type LiveLakeTable, liveLakeFiles } from './live-lake-files.js';
 export { type MaintenanceResult, maintainLake } from './maintain-lake.js';
 export { type BeforeRename, publishWarehouse } from './publish-warehouse.js';
 export { StreamAppend } from './stream/append-stream.js';

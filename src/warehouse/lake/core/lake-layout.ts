@@ -80,6 +80,15 @@ export function newVersionId(): string {
 }
 
 /**
+ * When the version id in `name` (a data file's `<label>.<vid>.parquet`, or a version folder's
+ * `<prefix>.<vid>`) was made (epoch ms); undefined for a name without one.
+ */
+export function versionIdTime(name: string): number | undefined {
+  const match = /\.([0-9a-z]{9})[0-9a-f]{6}(?:\.parquet)?$/.exec(basename(name));
+  return match ? Number.parseInt(match[1]!, 36) : undefined;
+}
+
+/**
  * The fact tables' layout, recorded in _catalog.json: 4 is 3 with the compactFiles tables'
  * few files (their open ten days in one file, the open year's closed ten days in its year's;
  * the same folders and paths), into which a lake of 3 settles at its first upkeep: a release
