@@ -15,7 +15,13 @@ import { fsyncPaths } from './core/fsync-path.js';
 import { swappingLinks } from './core/lake-generation.js';
 import { newVersionId, versionsPath } from './core/lake-layout.js';
 import type { LakeTable } from './core/lake-tables.js';
-import { type LinkedVersion, linkedVersion, linkTarget, versionFiles } from './core/link-target.js';
+import {
+  type LinkedVersion,
+  linkedVersion,
+  linkTarget,
+  SWAP_LINK_PREFIX,
+  versionFiles,
+} from './core/link-target.js';
 
 /** A version directory being written: its files are moved in by COPY or hard-linked. */
 export interface NewVersion {
@@ -207,9 +213,9 @@ export class LakeTransaction {
       if (link === '') continue;
       const old = linkTarget(link);
       mkdirSync(dirname(link), { recursive: true });
-      // A dot name: no view's glob (`<column>=*`, `*.parquet`) ever matches the new link
-      // in the instant before it is renamed over the old one.
-      const temp = join(dirname(link), `.swap-${version.vid}`);
+      // A dot name: no view's glob ever matches the new link in the instant before it is
+      // renamed over the old one. One a crash leaves here, the upkeep removes (sweepVersions).
+      const temp = join(dirname(link), `${SWAP_LINK_PREFIX}${version.vid}`);
       symlinkSync(relative(dirname(link), version.dir), temp);
       // Before the swap: a crash right after it must not leave the replaced version with its
       // creation time, which the next sweep would take for hours of not being live.

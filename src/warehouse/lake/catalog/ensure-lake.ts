@@ -8,7 +8,7 @@ import type { LakeTransaction } from '../lake-transaction.js';
 import { upgradeOlderData } from '../upgrades/upgrade-older-data.js';
 import { type CatalogStamp, currentSchemaHash, readStamp, writeStamp } from './catalog-stamp.js';
 import { writeAnchors } from './write-anchors.js';
-import { writeCatalog } from './write-catalog.js';
+import { removeCatalogLeftovers, writeCatalog } from './write-catalog.js';
 
 /** The previous release's warehouse.duckdb is kept beside the catalog under this suffix. */
 export { BEFORE_LAKE_SUFFIX } from '../upgrades/upgrade-older-data.js';
@@ -17,8 +17,9 @@ export { BEFORE_LAKE_SUFFIX } from '../upgrades/upgrade-older-data.js';
 export type CatalogChange = 'created' | 'converted' | 'upgraded' | 'moved' | 'schema' | 'rebuilt';
 
 /**
- * Brings the lake and its catalog up to date; call under the publish lock. Cheap when nothing
- * changed (reads lake/_catalog.json). Otherwise: the data of an older release is upgraded
+ * Brings the lake and its catalog up to date; call under the publish lock. First removes the
+ * temporary catalog files a killed catalog write left (removeCatalogLeftovers). Cheap when
+ * nothing changed (reads lake/_catalog.json). Otherwise: the data of an older release is upgraded
  * first (upgrades/upgrade-older-data.ts, the one entry of the upgrades); the schema anchors are
  * rewritten; the catalog is rewritten (a moved data directory: its views held the old
  * absolute path). `afterUpgradeTable`: a test's hook, called after each table's upgrade.
@@ -30,6 +31,7 @@ export async function ensureLake(
   const lake = lakePath(dataDir);
   const stamp = readStamp(lake);
   refuseNewerLayout(stamp, lake);
+  removeCatalogLeftovers(dataDir);
   const schema = currentSchemaHash();
   const published = existsSync(publishedPath(dataDir));
   if (!options.force && isCurrent(stamp, lake, schema, published)) return { change: undefined };

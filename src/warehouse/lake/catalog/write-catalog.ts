@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { createViews, LATEST_FACTS } from '../../duckdb/create-views.js';
@@ -69,6 +69,18 @@ export async function writeCatalog(
   } finally {
     for (const path of [temp, `${temp}.wal`]) rmSync(path, { force: true });
   }
+}
+
+/**
+ * Removes the temporary catalog files (PUBLISH_TEMP_PREFIX, and their WAL) a writer killed
+ * before its rename left in `dataDir`. Call under the publish lock: every catalog write holds
+ * it, so no such file belongs to a live writer. Returns how many files were removed.
+ */
+export function removeCatalogLeftovers(dataDir: string): number {
+  if (!existsSync(dataDir)) return 0;
+  const leftovers = readdirSync(dataDir).filter((name) => name.startsWith(PUBLISH_TEMP_PREFIX));
+  for (const name of leftovers) rmSync(join(dataDir, name), { force: true });
+  return leftovers.length;
 }
 
 /** When the migrations recorded in the published file were applied (kept across rewrites). */

@@ -11,6 +11,12 @@ export interface LinkedVersion {
   readonly files: readonly string[];
 }
 
+/**
+ * Prefix of the temporary link a swap makes beside a table's link, then renames over it
+ * (LakeTransaction): a dot name, so no view's glob (`<column>=*`, `*.parquet`) ever matches it.
+ */
+export const SWAP_LINK_PREFIX = '.swap-';
+
 /** The directory a lake link points to (absolute), or undefined when there is no link. */
 export function linkTarget(link: string): string | undefined {
   try {
