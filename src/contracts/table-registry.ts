@@ -62,13 +62,14 @@ export interface TableSpec {
   readonly prunedByDate?: boolean;
   /**
    * Facts of a few rows per campaign a day (a few hundred rows): few files at any date, so a
-   * question over the whole history opens about as many files as a native table has (DuckDB
-   * spends about 0.25 ms per file it opens: campaign_metrics at 1,095 days took 10.9 ms in
-   * 26 files, 4.9 ms in one). The open ten days are one file a publish rewrites (its ten days
-   * at most), the open year's closed ten days one file the upkeep rewrites when ten days
-   * close (its year so far), each closed year one file (src/warehouse/lake/core/lake-layout.ts,
-   * closedPeriodOf). A table of many rows a day keeps a file per day, closed ten days, month
-   * and year: rewriting its year would cost what is stored, not what changes.
+   * question over the whole history opens about as many files as a native table has (DuckDB pays
+   * for each file it opens, which for these small tables is most of a question's time:
+   * bench/RESULTS.md, "Figures moved out of code comments"). The open ten days are one file a
+   * publish rewrites (its ten days at most), the open year's closed ten days one file the upkeep
+   * rewrites when ten days close (its year so far), each closed year one file
+   * (src/warehouse/lake/core/lake-layout.ts, closedPeriodOf). A table of many rows a day keeps a
+   * file per day, closed ten days, month and year: rewriting its year would cost what is stored,
+   * not what changes.
    */
   readonly compactFiles?: boolean;
   /**

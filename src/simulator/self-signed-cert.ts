@@ -2,7 +2,7 @@
  * A fresh self-signed certificate for the loopback names (IP 127.0.0.1 and DNS localhost):
  * the simulator's TLS mode, trusted by a client given `cert` as its CA. EC P-256 keys are
  * generated in milliseconds, unlike RSA, so TLS tests stay fast. The library (and its X.509
- * stack, ~0.7 s of CPU to load) is imported here, not by every start of the simulator.
+ * stack, slow to load) is imported here, not by every start of the simulator.
  */
 export async function selfSignedLoopbackCert(): Promise<{ key: string; cert: string }> {
   const { generate } = await import('selfsigned');

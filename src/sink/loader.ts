@@ -11,7 +11,7 @@ export type { PublishStream } from './inbox-batches.js';
 /**
  * Assumed duration of a publish before the first one is measured: publishes start this much
  * before they are due so the data is visible within the interval (a publish of a few thousand
- * deliveries takes a few hundred ms).
+ * deliveries takes less).
  */
 export const INITIAL_PUBLISH_ESTIMATE_MS = 1_000;
 
@@ -20,7 +20,8 @@ export const MIN_PUBLISH_LEAD_MS = 1_000;
 
 /**
  * Assumed cost of publishing one delivery until a cycle of at least MEASURE_FROM_DELIVERIES
- * is measured (about 3 s for a full batch of 20,000 on 2 cores).
+ * is measured: a full batch's publish on two cores (figures: bench/RESULTS.md, "Figures moved
+ * out of code comments").
  */
 export const INITIAL_MS_PER_DELIVERY = 0.15;
 const MEASURE_FROM_DELIVERIES = 1_000;

@@ -2,11 +2,11 @@
  * drizzle-orm, loaded from its CommonJS build; every module takes drizzle from here, never
  * from 'drizzle-orm' directly, so the two builds' objects never mix.
  *
- * Why: drizzle-orm's package.json is 179 KB (an `exports` entry per module), and Node 24
- * (24.21 measured) parses it again for each of the ~100 ES modules an import of drizzle
- * loads: 1.2 s and ~160 MB of heap kept for the life of the process, on every command that
- * opens the state file (Node 20: 0.1 s, 7 MB). require() of the CommonJS build does not look
- * the package up per module: 0.12 s and 10 MB on Node 24.
+ * Why: drizzle-orm's package.json is large (an `exports` entry per module), and Node 24
+ * parses it again for each of the ES modules an import of drizzle loads: time, and heap kept
+ * for the life of the process, on every command that opens the state file (Node 20 pays far
+ * less). require() of the CommonJS build does not look the package up per module
+ * (figures: bench/RESULTS.md, "Figures moved out of code comments").
  */
 import { createRequire } from 'node:module';
 

@@ -8,12 +8,12 @@ export const OPTIMIZE_FOR_SIZE_CHOICE = /^--(no-?)?optimize[-_]for[-_]size$/;
 
 /**
  * Tells V8 to keep this process's heap small: collect its old generation when it has grown a
- * little, not fourfold, and keep the young generation small. A sync's JS heap holds about 26 MB
- * of live objects, but without this V8 let its garbage grow to ~100 MB before collecting it
- * (130 MB on Node 24), so a sync of a million posts peaked at 300 MB of RSS on Node 20 and 400
- * MB on Node 24 started without `--max-semi-space-size`; with it, 237-238 MB on both. The price is
- * CPU: an unthrottled sync of a million posts takes 5 to 10% longer; a sync at the API's rate
- * waits on the API, not on V8 (bench/RESULTS.md, "V8 sized for memory").
+ * little, not fourfold, and keep the young generation small. A sync's JS heap holds little
+ * live data, but without this V8 let its garbage grow to several times that before collecting
+ * it, so a large sync's RSS peaked well above what it needs, most on Node 24. The price is
+ * CPU: an unthrottled large sync takes a little longer; a sync at the API's rate waits on the
+ * API, not on V8 (figures: bench/RESULTS.md, "V8 sized for memory" and "Figures moved out of
+ * code comments").
  *
  * Set while the process runs, so it holds however the sync was started (cron, `serve`, the
  * `campaign-warehouse` executable). An operator's own `--optimize-for-size` or

@@ -36,7 +36,7 @@ export async function listenForStop(): Promise<StopSignals> {
   process.on('SIGINT', onSignal);
   // libuv watches the signals from the event loop's next poll on: until then a signal that
   // arrives while the start holds the loop is seen a turn late, after the command has gone
-  // on (measured with a 1 s synchronous block).
+  // on.
   await oneTurn();
   return {
     requested,

@@ -15,19 +15,19 @@
 export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:0,muzzy_decay_ms:0';
 
 /**
- * The demo's (`npm start`): its syncs are of 7,500 rows, far from the memory bound the
- * default protects, and it runs for about 20 s: freed pages are kept for 10 s, so the blocks
- * its many short statements free are reused without a page fault, instead of returned and
- * faulted in again (a quarter less CPU than at 10 ms for the same ~300 MB peak RSS:
- * bench/RESULTS.md). Every other command keeps the default.
+ * The demo's (`npm start`): its syncs are small, far from the memory bound the default protects,
+ * and it runs for seconds: freed pages are kept for 10 s, so the blocks its many short statements
+ * free are reused without a page fault, instead of returned and faulted in again (less CPU than at
+ * 10 ms for the same peak RSS: bench/RESULTS.md, "Figures moved out of code comments"). Every other
+ * command keeps the default.
  */
 export const DEMO_ALLOCATOR_CONF = 'dirty_decay_ms:10000,muzzy_decay_ms:10000';
 
 /**
- * Commands that only read the warehouse keep DuckDB's own setting, as an analyst's DuckDB
- * client does: returning every freed page at once made a question up to six times slower
- * (`influencer_leaderboard`: 195 ms against 30 ms; its window sort faults fresh pages in),
- * and a reader holds no sync's memory bound.
+ * Commands that only read the warehouse keep DuckDB's own setting, as an analyst's DuckDB client
+ * does: returning every freed page at once made a question several times slower (a window sort
+ * faults fresh pages in: bench/RESULTS.md, "Figures moved out of code comments"), and a reader
+ * holds no sync's memory bound.
  */
 const READ_ONLY_COMMANDS = new Set(['query', 'report', 'status']);
 

@@ -7,13 +7,13 @@ import { sqlIdentifier } from './warehouse-paths.js';
  * The in-memory DuckDB instances of the pipeline's write sessions (a staging file's writer, a
  * lake publish), kept for the next session of the process instead of closed.
  *
- * Closing an instance is expensive beyond its own work: DuckDB then purges every allocator
- * arena of the process (`Allocator::FlushAll`), and whatever runs next faults all its memory
- * in afresh. On these machines a page fault costs ~15 µs; a demo's 14 nights spent ~4 s of
- * their ~14 s in it (measured by making the purge a no-op in a copy of libduckdb). A released
- * instance is therefore reset and kept, and the next session within IDLE_CLOSE_MS takes it:
- * a sync's publish takes its staging writer's instance, the next night takes both. An instance
- * idle longer closes, so a long-running sink still returns its memory between publishes.
+ * Closing an instance is expensive beyond its own work: DuckDB then purges every allocator arena of
+ * the process (`Allocator::FlushAll`), and whatever runs next faults all its memory in afresh: a
+ * large share of the demo's time went there (figures: bench/RESULTS.md, "Figures moved out of code
+ * comments"). A released instance is therefore reset and kept, and the next session within
+ * IDLE_CLOSE_MS takes it: a sync's publish takes its staging writer's instance, the next night
+ * takes both. An instance idle longer closes, so a long-running sink still returns its memory
+ * between publishes.
  *
  * Reset between sessions: the session's connection is closed (its transaction, temp tables
  * and macros go with it); every database it attached is detached (a file is checkpointed or

@@ -13,7 +13,7 @@ export interface OpenDatabase {
 /**
  * DuckDB settings of a staging writer. Appends past the limit spill to the file's temporary
  * folder, so a small buffer pool and one thread (fewer per-thread allocator arenas) keep a
- * 1M-post sync under 300 MB RSS; the appender path is single-threaded anyway.
+ * large sync within the `memory` bench's bound; the appender path is single-threaded anyway.
  */
 export const STAGING_SETTINGS: Readonly<Record<string, string>> = {
   memory_limit: '32MB',
@@ -42,8 +42,8 @@ export function isOutOfMemory(error: unknown): boolean {
 /**
  * Rows per row group the pipeline writes (DuckDB's default is 122,880). A row group being
  * filled is held in memory until it is compressed and written, and with posts' `raw` JSON
- * (~35 MB per default-sized group) that memory went beyond DuckDB's limit: inserting 1M posts
- * in a publish peaked ~70 MB higher at the default size than at 16,384 rows (measured).
+ * that memory went beyond DuckDB's limit: a large publish peaked higher at the default size
+ * than at this one (figures: bench/RESULTS.md, "Figures moved out of code comments").
  */
 export const WRITER_ROW_GROUP_SIZE = 16_384;
 

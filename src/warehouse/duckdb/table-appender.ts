@@ -39,8 +39,9 @@ export const APPENDER_FLUSH_ROWS = 100_000;
 
 /**
  * The column names of every table of `catalog` (the current database by default), in order:
- * one lookup for all of them (duckdb_columns() costs a few ms however few rows it returns),
- * grouped here: DuckDB's hash aggregate of the same rows took 15 to 30 ms, four times the lookup.
+ * one lookup for all of them (duckdb_columns() costs the same however few rows it returns),
+ * grouped here: DuckDB's hash aggregate of the same rows took several times the lookup
+ * (figures: bench/RESULTS.md, "Figures moved out of code comments").
  */
 export async function tableColumns(
   connection: DuckDBConnection,
@@ -127,9 +128,9 @@ export class TableAppender {
 
   /**
    * Moves buffered rows into the table (visible to queries on this connection). With no row
-   * appended since the last flush it does nothing: an appender's flush costs about half a
-   * millisecond even when empty (measured), and a sync flushes all its tables' appenders
-   * after each unit, most of them with nothing new.
+   * appended since the last flush it does nothing: an appender's flush costs time even when
+   * empty, and a sync flushes all its tables' appenders after each unit, most of them with
+   * nothing new.
    */
   flush(): void {
     this.appendChunk();
@@ -148,8 +149,8 @@ export class TableAppender {
     if (count === 0) return;
     // One chunk per table, reset and refilled: a chunk's native memory (vectors and their
     // string heaps) is freed only when V8 collects its wrapper, which it does not hurry
-    // to do since it cannot see that memory, so a new chunk per 2,048 rows piles up
-    // hundreds of MB of RSS.
+    // to do since it cannot see that memory, so a new chunk per 2,048 rows piles up native
+    // memory the garbage collector never weighs.
     this.chunk ??= DuckDBDataChunk.create(this.types);
     const { chunk } = this;
     chunk.reset();

@@ -31,8 +31,9 @@ export interface NewVersion {
 
 /**
  * Rows per Parquet row group for tables with a wide JSON column (posts' `raw`, documents):
- * DuckDB's writer holds a row group in memory until it is written, and 122,880 rows of
- * posts' `raw` would be ~120 MB; narrower tables keep DuckDB's default.
+ * DuckDB's writer holds a row group in memory until it is written, and a group of DuckDB's
+ * default size of posts' `raw` is far beyond a publish's memory limit; narrower tables keep
+ * DuckDB's default.
  */
 export const WIDE_ROW_GROUP_SIZE = 16_384;
 const DEFAULT_ROW_GROUP_SIZE = 122_880;

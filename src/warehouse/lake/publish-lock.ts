@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Database } from '../../state/sqlite-database.js';
 import { publishLockPath } from '../duckdb/warehouse-paths.js';
 
-/** How often a waiting publisher retries the lock: short next to a publish (~100 ms+). */
+/** How often a waiting publisher retries the lock: short next to the shortest publish. */
 export const PUBLISH_LOCK_POLL_MS = 25;
 
 /**

@@ -17,12 +17,13 @@ import { type StagedUnits, stagedUnits } from './staged-units.js';
 export const GROUP_COMMIT_MS = 200;
 
 /**
- * The WAL size past which closing a staging file checkpoints it. A checkpoint compresses and
- * writes every table (~100 ms for a demo-size sync, whose WAL is ~0.6 MB), and the publish
- * reads the file once: a small WAL is cheaper to replay (~10 ms) when the publish attaches
- * the file, and its rows fit the checks' and the publish's memory limits. A large sync's WAL
- * is checkpointed as it grows anyway (DuckDB's checkpoint_threshold, 16 MB); what is left
- * past this size is checkpointed before the checks, which would otherwise hold it in memory.
+ * The WAL size past which closing a staging file checkpoints it. A checkpoint compresses and writes
+ * every table, and the publish reads the file once: a small WAL is cheaper to replay when the
+ * publish attaches the file than a checkpoint is to write (figures: bench/RESULTS.md, "Figures
+ * moved out of code comments"), and its rows fit the checks' and the publish's memory limits. A
+ * large sync's WAL is checkpointed as it grows anyway (DuckDB's checkpoint_threshold, 16 MB); what
+ * is left past this size is checkpointed before the checks, which would otherwise hold it in
+ * memory.
  */
 const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
 
@@ -34,8 +35,8 @@ const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
  * Memory stays bounded without explicit checkpoints: appended data past DuckDB's memory
  * limit spills to the file's temporary folder, and a commit (flush) that takes the WAL
  * past DuckDB's checkpoint_threshold checkpoints it into the file. (Checkpointing every
- * few hundred thousand rows as well cost a third of the load throughput and, through the
- * rewrites of partial row groups, more memory rather than less.)
+ * few hundred thousand rows as well cost load throughput and, through the rewrites of partial
+ * row groups, more memory rather than less.)
  */
 export async function openStaging(dataDir: string, name: string): Promise<StagingWriter> {
   const path = stagingPath(dataDir, name);
@@ -107,8 +108,8 @@ class StagingFile implements StagingWriter {
   flush(options: { now?: boolean } = {}): Promise<void> {
     // Group commit: at most one commit per GROUP_COMMIT_MS, shared by every flush asked for
     // until it starts (it commits all rows appended by then, theirs included). A commit and
-    // the appenders' flushes into it cost ~8 ms however few rows they hold, and a small
-    // sync's units finish every few ms. `now`: the caller has nothing else to do.
+    // the appenders' flushes into it cost about the same however few rows they hold, and a
+    // small sync finishes units faster than one commits. `now`: the caller has nothing else to do.
     if (!this.#nextCommit) {
       let start = () => {};
       const started = new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@ import { describeLakeTables, type LakeTable } from './lake-tables.js';
 
 /**
  * The lake tables as the shipped migrations define them: the same for every session of a
- * process, so described once (duckdb_columns() costs ~15 ms a publish).
+ * process, so described once (duckdb_columns() is a noticeable part of a small publish).
  */
 let shippedTables: Promise<Map<string, LakeTable>> | undefined;
 

@@ -6,21 +6,22 @@ import { type LakeTransaction, type NewVersion, WIDE_ROW_GROUP_SIZE } from '../l
 import { readFactFile } from './fact-files.js';
 
 /**
- * Rows per row group of a closed period's file (ten days, a month or a year). Its rows are
- * sorted by snapshot_date, so each group's min/max statistics let a one-day question skip the others
- * (at 170k posts a group of post_metrics spans 1.5 days, of post_stats 0.4). DuckDB's writer
- * holds a whole group uncompressed until it is written: 262,144 rows keep a month write within
- * about 80 MB over the process (1,048,576 took 300 MB), for a footer 3 to 4 times larger
- * (still tens of KB for a month, bench/RESULTS.md, "History layout: the measurements") and files a fifth to a half
- * larger (bench/RESULTS.md). Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE.
+ * Rows per row group of a closed period's file (ten days, a month or a year). Its rows are sorted
+ * by snapshot_date, so each group's min/max statistics let a one-day question skip the others (for
+ * a large account's per-post tables a group spans a day or two at most). DuckDB's writer holds a
+ * whole group uncompressed until it is written: groups this size keep a period's write within the
+ * upkeep's memory, where groups four times larger took several times as much, for a larger footer
+ * and larger files than those would give (figures: bench/RESULTS.md, "Figures moved out of code
+ * comments"). Wide tables (a JSON column) keep WIDE_ROW_GROUP_SIZE.
  */
 export const PERIOD_ROW_GROUP_SIZE = 262_144;
 
 /**
  * DuckDB's memory limit while a closed period's file is written (then set back): the
- * writer's group of PERIOD_ROW_GROUP_SIZE rows needs about 60 MB, more than the publish's
- * 48 MB (which makes it spill, three times slower), and a higher limit only lets the buffer
- * pool grow: the upkeep runs in the sync's process, whose peak the `memory` bench bounds.
+ * writer's group of PERIOD_ROW_GROUP_SIZE rows needs more than the publish's limit
+ * (PUBLISH_SETTINGS), under which it spills and runs several times slower, and a higher limit
+ * only lets the buffer pool grow: the upkeep runs in the sync's process, whose peak the
+ * `memory` bench bounds (figures: bench/RESULTS.md, "Figures moved out of code comments").
  */
 export const PERIOD_WRITE_MEMORY = '128MB';
 
@@ -34,7 +35,10 @@ export function periodRowGroupRows(table: LakeTable): number {
  * both back. Each change of the limit purges the allocator of the whole process (DuckDB's
  * FlushAll): a caller runs all its writePeriodFile calls in one call of this.
  */
-export async function withPeriodWriteSettings<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+export async function withPeriodWriteSettings<T>(
+  connection: DuckDBConnection,
+  work: () => Promise<T>,
+): Promise<T> {
   const reader = await connection.runAndReadAll(
     "select current_setting('memory_limit'), current_setting('preserve_insertion_order')",
   );
