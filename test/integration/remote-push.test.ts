@@ -10,35 +10,25 @@ import { openStore, type RemoteConfig, readRemoteTable, TablePaths } from '../..
 import type { S3Store } from '../../src/remote/s3-store.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { describeLakeFiles, publishStream } from '../../src/warehouse/index.js';
-import {
-  createBucket,
-  MOTO_ENV,
-  motoMissing,
-  type RunningMoto,
-  startMoto,
-  useMotoEnv,
-} from '../helpers/moto-server.js';
+import { MOTO_ENV, motoMissing } from '../helpers/moto-server.js';
 import { lines, run } from '../helpers/run-cli.js';
 import { rows, startSim, sync, syncConfig, tempDataDir } from '../helpers/sync-harness.js';
 import { sampleStreamBatch } from '../helpers/warehouse-stream-rows.js';
+import { withMoto } from '../helpers/with-moto.js';
 
 const missing = motoMissing();
 if (missing) console.warn(`remote-push: did not run: ${missing}`);
 
 describe.skipIf(missing)('remote push', () => {
-  let moto: RunningMoto;
+  const moto = withMoto();
   let sim: RunningSimulator;
-  let restoreEnv: () => void;
   let store: S3Store;
   let remote: RemoteConfig;
   const dataDir = tempDataDir();
   const env = () => ({ ...MOTO_ENV, AWS_ENDPOINT_URL_S3: moto.url });
 
   beforeAll(async () => {
-    restoreEnv = useMotoEnv();
-    moto = await startMoto();
-    await createBucket(moto.url, 'lake');
-    remote = { url: 's3://lake/hist', bucket: 'lake', prefix: 'hist/', endpoint: moto.url };
+    remote = moto.remote('hist');
     store = await openStore(remote);
     sim = await startSim();
     for (let day = 0; day < 3; day += 1) {
@@ -50,8 +40,6 @@ describe.skipIf(missing)('remote push', () => {
 
   afterAll(async () => {
     await sim?.close();
-    await moto?.stop();
-    restoreEnv?.();
   });
 
   async function remoteState() {

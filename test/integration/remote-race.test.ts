@@ -5,7 +5,7 @@
  * the new version, applies its change on top of it and lands as v<N+2>. Neither loses the
  * other's files.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { liveFiles } from '../../src/remote/commit-table.js';
 import {
   commitRemote,
@@ -16,22 +16,16 @@ import {
 } from '../../src/remote/index.js';
 import type { S3Store } from '../../src/remote/s3-store.js';
 import { publishStream } from '../../src/warehouse/index.js';
-import {
-  createBucket,
-  motoMissing,
-  type RunningMoto,
-  startMoto,
-  useMotoEnv,
-} from '../helpers/moto-server.js';
+import { motoMissing } from '../helpers/moto-server.js';
 import { documentsBatch } from '../helpers/remote-batches.js';
 import { rows, tempDataDir } from '../helpers/sync-harness.js';
+import { withMoto } from '../helpers/with-moto.js';
 
 const missing = motoMissing();
 if (missing) console.warn(`remote-race: did not run: ${missing}`);
 
 describe.skipIf(missing)('two writers racing for one commit', () => {
-  let moto: RunningMoto;
-  let restoreEnv: () => void;
+  const moto = withMoto();
   let store: S3Store;
   let remote: RemoteConfig;
   const hostA = tempDataDir();
@@ -39,16 +33,8 @@ describe.skipIf(missing)('two writers racing for one commit', () => {
   const today = new Date().toISOString().slice(0, 10);
 
   beforeAll(async () => {
-    restoreEnv = useMotoEnv();
-    moto = await startMoto();
-    await createBucket(moto.url, 'lake');
-    remote = { url: 's3://lake/race', bucket: 'lake', prefix: 'race/', endpoint: moto.url };
+    remote = moto.remote('race');
     store = await openStore(remote);
-  }, 120_000);
-
-  afterAll(async () => {
-    await moto?.stop();
-    restoreEnv?.();
   });
 
   const documents = new TablePaths({ url: '', bucket: 'lake', prefix: 'race/' }, 'stream_documents');

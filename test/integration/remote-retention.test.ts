@@ -4,7 +4,7 @@
  * that, never before; a file a live snapshot references is never deleted. The commits' clock
  * is moved forward (the store's own clock stamps the objects' ages).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { liveFiles } from '../../src/remote/commit-table.js';
 import {
   commitRemote,
@@ -15,15 +15,10 @@ import {
 } from '../../src/remote/index.js';
 import type { S3Store } from '../../src/remote/s3-store.js';
 import { publishStream } from '../../src/warehouse/index.js';
-import {
-  createBucket,
-  motoMissing,
-  type RunningMoto,
-  startMoto,
-  useMotoEnv,
-} from '../helpers/moto-server.js';
+import { motoMissing } from '../helpers/moto-server.js';
 import { documentsBatch } from '../helpers/remote-batches.js';
 import { tempDataDir } from '../helpers/sync-harness.js';
+import { withMoto } from '../helpers/with-moto.js';
 
 const missing = motoMissing();
 if (missing) console.warn(`remote-retention: did not run: ${missing}`);
@@ -32,8 +27,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe.skipIf(missing)('retention of the remote lake', () => {
-  let moto: RunningMoto;
-  let restoreEnv: () => void;
+  const moto = withMoto();
   let store: S3Store;
   let remote: RemoteConfig;
   const dataDir = tempDataDir();
@@ -42,16 +36,8 @@ describe.skipIf(missing)('retention of the remote lake', () => {
   const strayKey = 'ret/stream_documents/data/w000000000000-crashed-upload.parquet';
 
   beforeAll(async () => {
-    restoreEnv = useMotoEnv();
-    moto = await startMoto();
-    await createBucket(moto.url, 'lake');
-    remote = { url: 's3://lake/ret', bucket: 'lake', prefix: 'ret/', endpoint: moto.url, retentionMs: DAY };
+    remote = moto.remote('ret', { retentionMs: DAY });
     store = await openStore(remote);
-  }, 120_000);
-
-  afterAll(async () => {
-    await moto?.stop();
-    restoreEnv?.();
   });
 
   async function keys(): Promise<Set<string>> {
