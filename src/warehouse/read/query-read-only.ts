@@ -20,6 +20,8 @@ import { readConsistently } from './read-consistently.js';
 export interface QueryResult {
   readonly columns: string[];
   readonly rows: Value[][];
+  /** Each column's DuckDB type (`BIGINT`, `JSON`, `VARCHAR[]`), when the reader gave them. */
+  readonly types?: readonly string[];
 }
 
 /** Runs one query in a read-only session (see withReadOnly). */

@@ -42,7 +42,12 @@ export async function queryUserSql(dataDir: string, sql: string): Promise<QueryR
       await refuseWrites(connection, prepared.statementType, sql);
       return prepared.runAndReadAll();
     });
-    return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toPlain)) };
+    return {
+      columns: reader.columnNames(),
+      rows: reader.getRows().map((row) => row.map(toPlain)),
+      // JSON is VARCHAR to DuckDB's client API, its name kept as the type's alias.
+      types: reader.columnTypes().map((type) => type.alias ?? type.toString()),
+    };
   } finally {
     db.close();
   }

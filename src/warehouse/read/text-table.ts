@@ -1,0 +1,137 @@
+/**
+ * A query result as text for a person at a terminal: a table (one line per row, a rule under
+ * the header only), its columns narrowed to fit a width with long cells cut with `…`; or, when
+ * the columns cannot all keep a readable width, one record per row (a `column │ value` line
+ * per column, as psql's `\x auto` and DuckDB's `.mode line`): `select *` of a wide table on
+ * an 80-column terminal would otherwise cut every value to a few characters.
+ */
+import { displayWidth, fitWidth, padWidth } from './display-width.js';
+
+/** A column narrower than this (or than its widest cell, when that is less) is no longer read. */
+export const MIN_COLUMN_WIDTH = 12;
+/** The longest a column name takes in a record's left column, as a share of the width. */
+const MAX_LABEL_SHARE = 0.4;
+const SEPARATOR = ' │ ';
+
+export interface TextTable {
+  readonly columns: readonly string[];
+  /** Each cell's text, control characters escaped (display-width.ts's terminalText). */
+  readonly rows: readonly (readonly string[])[];
+  /** Per column: numbers, aligned right and never cut (a cut figure reads as another one). */
+  readonly numeric: readonly boolean[];
+}
+
+export interface Rendered {
+  /** The lines, each ending in a newline. */
+  readonly text: string;
+  /** Whether a cell or a column name was cut to fit. */
+  readonly cut: boolean;
+  readonly layout: 'table' | 'records';
+}
+
+/**
+ * The table within `width` columns (undefined: no limit, every cell whole); records instead
+ * when `layout` is 'records', or 'auto' and the columns do not fit at MIN_COLUMN_WIDTH.
+ * `bold` styles the column names (a terminal).
+ */
+export function renderText(
+  table: TextTable,
+  options: { width?: number | undefined; layout?: 'auto' | 'records'; bold?: boolean } = {},
+): Rendered {
+  const widths = options.layout === 'records' ? undefined : columnWidths(table, options.width);
+  return widths ? tableText(table, widths, options.bold) : recordsText(table, options.width, options.bold);
+}
+
+/** Each column's width, or undefined when they cannot all be read within `width`. */
+function columnWidths(table: TextTable, width: number | undefined): number[] | undefined {
+  const natural = table.columns.map((name, i) =>
+    Math.max(displayWidth(name), ...table.rows.map((row) => displayWidth(row[i] ?? ''))),
+  );
+  if (width === undefined) return natural;
+  // One space before the first column and after the last (a line as wide as the terminal wraps
+  // in some), SEPARATOR between columns.
+  const room = width - 2 - SEPARATOR.length * Math.max(0, natural.length - 1);
+  const fixed = natural.reduce((sum, w, i) => sum + (table.numeric[i] ? w : 0), 0);
+  const shrinkable = natural.flatMap((w, i) => (table.numeric[i] ? [] : [w]));
+  const left = room - fixed;
+  if (shrinkable.reduce((sum, w) => sum + Math.min(w, MIN_COLUMN_WIDTH), 0) > left) return undefined;
+  const cap = widestCap(shrinkable, left);
+  if (cap === undefined) return natural;
+  // The columns wider than the cap share it; the columns left over go to the first of them.
+  let spare = left - shrinkable.reduce((sum, w) => sum + Math.min(w, cap), 0);
+  return natural.map((w, i) => {
+    if (table.numeric[i] || w <= cap) return w;
+    const extra = spare > 0 && w > cap ? 1 : 0;
+    spare -= extra;
+    return cap + extra;
+  });
+}
+
+/**
+ * The largest width C (at least MIN_COLUMN_WIDTH) such that the columns, each cut to C, fit in
+ * `room`; undefined when they fit whole.
+ */
+function widestCap(widths: readonly number[], room: number): number | undefined {
+  const total = (cap: number) => widths.reduce((sum, w) => sum + Math.min(w, cap), 0);
+  const widest = Math.max(0, ...widths);
+  if (total(widest) <= room) return undefined;
+  let low = MIN_COLUMN_WIDTH;
+  let high = widest;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (total(mid) <= room) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function tableText(table: TextTable, widths: readonly number[], bold = false): Rendered {
+  let cut = false;
+  const line = (cells: readonly string[], style: (text: string) => string = (t) => t) =>
+    ` ${cells
+      .map((cell, i) => {
+        const fitted = fitWidth(cell, widths[i]!);
+        cut ||= fitted.cut;
+        return style(padWidth(fitted.text, widths[i]!, table.numeric[i]));
+      })
+      .join(SEPARATOR)}`.trimEnd();
+  const head = line(table.columns, bold ? boldText : undefined);
+  const rule = widths.map((w) => '─'.repeat(w + 2)).join('┼');
+  const body = table.rows.map((row) => line(row));
+  return { text: `${[head, rule, ...body].join('\n')}\n`, cut, layout: 'table' };
+}
+
+function recordsText(table: TextTable, width: number | undefined, bold = false): Rendered {
+  let cut = false;
+  const longest = Math.max(0, ...table.columns.map(displayWidth));
+  const labelWidth =
+    width === undefined ? longest : Math.min(longest, Math.max(4, Math.floor(width * MAX_LABEL_SHARE)));
+  const valueWidth = width === undefined ? undefined : Math.max(1, width - labelWidth - SEPARATOR.length);
+  const labels = table.columns.map((name) => {
+    const fitted = fitWidth(name, labelWidth);
+    cut ||= fitted.cut;
+    const label = padWidth(fitted.text, labelWidth);
+    return bold ? boldText(label) : label;
+  });
+  const lines: string[] = [];
+  table.rows.forEach((row, r) => {
+    const values = row.map((cell) => {
+      if (valueWidth === undefined) return cell;
+      const fitted = fitWidth(cell, valueWidth);
+      cut ||= fitted.cut;
+      return fitted.text;
+    });
+    const widest = Math.max(0, ...values.map(displayWidth));
+    const title = `─[ row ${r + 1} ]`;
+    const ruleWidth = Math.min(width ?? Number.POSITIVE_INFINITY, labelWidth + SEPARATOR.length + widest);
+    lines.push(title + '─'.repeat(Math.max(0, ruleWidth - displayWidth(title))));
+    values.forEach((value, i) => {
+      lines.push(`${labels[i]}${SEPARATOR}${value}`.trimEnd());
+    });
+  });
+  return { text: lines.length ? `${lines.join('\n')}\n` : '', cut, layout: 'records' };
+}
+
+function boldText(text: string): string {
+  return `\u001b[1m${text}\u001b[22m`;
+}
