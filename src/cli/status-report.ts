@@ -15,6 +15,7 @@ import {
   publishedDataChecks,
 } from './data-check-status.js';
 import { readStatusFiles, type StatusHook, type StatusInbox, type StatusRun } from './read-status-files.js';
+import { formatRemoteStatus, type RemoteStatus, remoteStatus } from './remote-status.js';
 
 export interface StatusReport {
   dataDir: string;
@@ -36,9 +37,12 @@ export interface StatusReport {
   newDrift: NewDrift[];
   /** warehouse.duckdb's views point at another lake (a moved directory, a previous release). */
   catalogStale: boolean;
+  /** The remote lake, per table (the configured remote and any this directory committed to; [] for none). */
+  remotes?: RemoteStatus[];
 }
 
-export async function statusReport(dataDir: string): Promise<StatusReport> {
+/** `remoteUrl`: the configured remote's URL, shown even before its first commit. */
+export async function statusReport(dataDir: string, remoteUrl?: string): Promise<StatusReport> {
   const { olderSchema, ...files } = readStatusFiles(dataDir);
   const report: StatusReport = {
     dataDir,
@@ -51,6 +55,7 @@ export async function statusReport(dataDir: string): Promise<StatusReport> {
     olderSchema,
     newDrift: [],
     catalogStale: false,
+    remotes: remoteStatus(dataDir, remoteUrl),
   };
   // A moved data directory (or a previous release's file): the views point elsewhere, and
   // status changes no file; it says what rewrites the catalog instead of reading through it.
@@ -140,6 +145,7 @@ export function formatStatus(r: StatusReport): string {
       `inbox: ${r.inbox.quarantined} ${r.inbox.quarantined === 1 ? 'delivery' : 'deliveries'} quarantined (acknowledged, ` +
         'not publishable, kept): see `campaign-warehouse sink quarantine list`',
     );
+  out.push(...formatRemoteStatus(r.remotes ?? []));
   if (r.olderSchema.length)
     out.push(
       `note: ${r.olderSchema.join(' and ')} ${r.olderSchema.length > 1 ? 'have' : 'has'} an older schema: shown as it is; ` +

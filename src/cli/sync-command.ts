@@ -92,9 +92,10 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
     reporter.stop();
     throw await syncFailure(caught, config, notifier);
   } finally {
-    await notifier?.close();
     stop.dispose();
     await remote?.detach();
+    if (remote && config.remote) notifier?.remote(config.remote.url, remote.failure?.message);
+    await notifier?.close();
   }
   // The run succeeded and its publish stands; the remote lags until the next commit lands.
   if (remote?.failure) throw remote.failure;

@@ -1,13 +1,14 @@
 /**
  * The gauges alerting needs beyond the sink's own (sink-metrics.ts), registered on the sink's
  * registry: free space of the data directory, how far the data is behind, how long publishes
- * have failed, and the notifications sent and failed. docs/alerts/ holds the rules over them.
+ * have failed, how far the remote lake lags, and the notifications sent and failed. docs/alerts/ holds the rules over them.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { StateDb } from '../state/state-db.js';
 import { dataBehindSeconds } from './data-behind.js';
 import { diskSpace } from './disk-space.js';
 import type { Notifier } from './notifier.js';
+import { registerRemoteMetrics } from './remote-metrics.js';
 import type { SinkHealth } from './sink-watch.js';
 
 export interface HealthSources {
@@ -15,6 +16,8 @@ export interface HealthSources {
   readonly state: StateDb;
   readonly health: SinkHealth;
   readonly notifier?: Notifier | undefined;
+  /** The URL of the remote lake the publishes are committed to (cw_remote_*); none: no samples. */
+  readonly remote?: string | undefined;
 }
 
 export function registerHealthMetrics(registry: Registry, s: HealthSources): void {
@@ -53,6 +56,7 @@ export function registerHealthMetrics(registry: Registry, s: HealthSources): voi
       this.set(s.health.failingSeconds(Date.now()));
     },
   });
+  registerRemoteMetrics(registers, s.dataDir, s.remote);
   new Counter({
     name: 'cw_notifications_failed_total',
     help: 'Notifications and heartbeats that could not be delivered (every retry spent); each is logged.',

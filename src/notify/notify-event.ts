@@ -13,6 +13,7 @@ export const INCIDENT_KINDS = [
   'sink_inbox_refusing',
   'delivery_quarantined',
   'disk_low',
+  'remote_behind',
 ] as const;
 
 export type IncidentKind = (typeof INCIDENT_KINDS)[number];
@@ -32,6 +33,8 @@ export const SEVERITY: Readonly<Record<IncidentKind, Severity>> = {
   sink_inbox_refusing: 'critical',
   delivery_quarantined: 'warning',
   disk_low: 'warning',
+  // The local warehouse is whole; readers of the remote lake see older snapshots until it catches up.
+  remote_behind: 'warning',
 };
 
 /** The `json` format's body. */

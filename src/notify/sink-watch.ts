@@ -1,12 +1,13 @@
 /**
  * The sink's side of the notifications (in `sink` and in `serve`): a tick that opens and
- * closes sink_publish_failing, sink_inbox_refusing and delivery_quarantined from what the sink
- * saw, and checks the
+ * closes sink_publish_failing, sink_inbox_refusing, delivery_quarantined and remote_behind from
+ * what the sink saw, and checks the
  * data directory's disk, the data's staleness and the reminders. Never throws into the sink.
  */
 import type { Logger } from '../util/logger.js';
 import { checkDisk, checkStale } from './conditions.js';
 import type { Notifier } from './notifier.js';
+import { checkRemoteBehind } from './remote-behind.js';
 
 /** How often the sink checks: a minute's delay on a message is nothing against the conditions' hours. */
 export const WATCH_EVERY_MS = 30_000;
@@ -18,6 +19,8 @@ export class SinkHealth {
   /** Epoch ms of the first failed publish since the last successful one. */
   failingSince: number | undefined;
   publishedSinceStart = 0;
+  /** The last remote commit's failure (its one line), until a commit lands. */
+  remoteFailure: string | undefined;
 
   publishFailed(at: number): void {
     this.failingSince ??= at;
@@ -50,6 +53,8 @@ export interface SinkWatchOptions {
   readonly publishFailingAfterMs?: number;
   /** Disk limits (tests): default 10% / 2 GB. */
   readonly diskLimits?: { ratio: number; bytes: number };
+  /** The URL of the remote lake the publishes are committed to (remote_behind); none: not checked. */
+  readonly remote?: string | undefined;
 }
 
 export interface SinkWatch {
@@ -88,6 +93,7 @@ export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
         o.notifier.clear('sink_inbox_refusing', 'the sink commits deliveries to its inbox again');
       }
       checkQuarantine(o.notifier, o.quarantined());
+      if (o.remote) checkRemoteBehind(o.notifier, o.dataDir, o.remote, o.health.remoteFailure);
       checkDisk(o.notifier, o.dataDir, o.diskLimits);
       checkStale(o.notifier);
       o.notifier.remind();

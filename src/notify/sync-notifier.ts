@@ -11,6 +11,7 @@ import { firstLine } from '../util/first-line.js';
 import type { Logger } from '../util/logger.js';
 import { reportSyncOutcome, type SyncOutcome } from './conditions.js';
 import { Notifier } from './notifier.js';
+import { checkRemoteBehind } from './remote-behind.js';
 
 /**
  * How long a finished sync waits for its notifications before exiting: a webhook that hangs
@@ -21,6 +22,8 @@ export const SYNC_NOTIFY_WAIT_MS = 5_000;
 export interface SyncNotifier {
   succeeded(summary: SyncSummary): void;
   failed(snapshotDate: string, error: unknown): void;
+  /** After the remote commits of the run settled: remote_behind from `failure` (the last one's line) or the lag. */
+  remote(url: string, failure: string | undefined): void;
   /** Waits for the sends (at most SYNC_NOTIFY_WAIT_MS), then releases everything. */
   close(): Promise<void>;
 }
@@ -46,6 +49,13 @@ export function startSyncNotifier(
   return {
     succeeded: (s) => safely({ ok: true, snapshotDate: s.snapshotDate, line: summaryLine(s) }),
     failed: (snapshotDate, error) => safely({ ok: false, snapshotDate, reason: firstLine(error) }),
+    remote: (url, failure) => {
+      try {
+        checkRemoteBehind(notifier, dataDir, url, failure);
+      } catch (error) {
+        logger.warn({ err: firstLine(error) }, 'notifications: could not check the remote');
+      }
+    },
     close: () => notifier.close(SYNC_NOTIFY_WAIT_MS),
   };
 }

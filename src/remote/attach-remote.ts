@@ -24,12 +24,13 @@ const CATCH_UP = 'the local publish stands; the next publish or `campaign-wareho
  * the local lake stays primary and is never undone by the remote. Commits run one at a time;
  * publishes during a commit are caught up by one more commit after it. A failure is passed to
  * `onFailure` as one line (bucket, host, S3 error code) and kept in `failure` until a commit
- * lands; a sync exits 1 with it, the sink logs it and goes on.
+ * lands (`onLanded`); a sync exits 1 with it, the sink logs it and goes on (both notify it:
+ * remote_behind).
  */
 export function followPublishes(
   remote: RemoteConfig,
   onFailure: (failure: RemoteFailure) => void,
-  options: { now?: () => number } = {},
+  options: { now?: () => number; onLanded?: (result: RemoteCommitResult) => void } = {},
 ): RemoteFollower {
   let failure: RemoteFailure | undefined;
   let last: RemoteCommitResult | undefined;
@@ -44,6 +45,7 @@ export function followPublishes(
         ...(options.now ? { now: options.now } : {}),
       });
       failure = undefined;
+      options.onLanded?.(last);
     } catch (error) {
       failure = asFailure(error, remote);
       onFailure(failure);

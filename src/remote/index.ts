@@ -20,5 +20,6 @@ export type { TableCommit } from './commit-table.js';
 export { openStore } from './open-store.js';
 export { type RemoteTable, readRemoteTable } from './read-remote-table.js';
 export { RemoteFailure } from './remote-failure.js';
+export { type RemoteLag, remoteLag, remoteLags, type TableLag } from './remote-lag.js';
 export { TablePaths } from './remote-paths.js';
 export type { S3Store, StoreStats } from './s3-store.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RemoteTable } from './read-remote-table.js';
 
@@ -15,16 +15,24 @@ const WRITER_FILE = 'writer-id';
  * would remove each other's files.
  */
 export function writerId(dataDir: string): string {
+  const found = readWriterId(dataDir);
+  if (found) return found;
   const dir = join(dataDir, REMOTE_DIR);
   const path = join(dir, WRITER_FILE);
-  try {
-    const id = readFileSync(path, 'utf8').trim();
-    if (/^w[0-9a-f]{12}$/.test(id)) return id;
-  } catch {}
   mkdirSync(dir, { recursive: true });
   const id = `w${randomBytes(6).toString('hex')}`;
   atomicWrite(path, `${id}\n`);
   return id;
+}
+
+/** This data directory's writer id if it has one (never made here: a reader must not write). */
+export function readWriterId(dataDir: string): string | undefined {
+  try {
+    const id = readFileSync(join(dataDir, REMOTE_DIR, WRITER_FILE), 'utf8').trim();
+    return /^w[0-9a-f]{12}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -47,6 +55,31 @@ export function loadState(dataDir: string, url: string): RemoteState {
     if (state.url === url && state.tables) return { tables: state.tables };
   } catch {}
   return { tables: {} };
+}
+
+/**
+ * Every remote this data directory has committed to, with what it last committed there (the
+ * state files under `<data-dir>/remote/`); [] when it never did. Reads only: `status` and
+ * /metrics use it, with no request to any store.
+ */
+export function listStates(dataDir: string): { url: string; state: RemoteState }[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(dataDir, REMOTE_DIR)).filter((n) => /^state-[0-9a-f]{16}\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  const found: { url: string; state: RemoteState }[] = [];
+  for (const name of names.sort()) {
+    try {
+      const state = JSON.parse(readFileSync(join(dataDir, REMOTE_DIR, name), 'utf8')) as RemoteState & {
+        url?: unknown;
+      };
+      if (typeof state.url === 'string' && state.tables)
+        found.push({ url: state.url, state: { tables: state.tables } });
+    } catch {}
+  }
+  return found;
 }
 
 export function saveState(dataDir: string, url: string, state: RemoteState): void {

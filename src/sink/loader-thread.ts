@@ -25,6 +25,8 @@ export type ToLoaderThread =
 export type FromLoaderThread =
   | { readonly type: 'published'; readonly result: LoadResult }
   | { readonly type: 'failed'; readonly message: string }
+  /** A remote commit after a publish: its failure's line, or none when it landed. */
+  | { readonly type: 'remote'; readonly failure?: string }
   | { readonly type: 'done'; readonly id: number; readonly result?: LoadResult; readonly error?: string };
 
 /**
@@ -49,6 +51,8 @@ export interface LoaderThreadOptions extends LoaderThreadData {
   readonly logger: Logger;
   readonly onPublished: (result: LoadResult) => void;
   readonly onPublishFailed: (error: Error) => void;
+  /** Each remote commit's outcome: the failure's line, or undefined once one landed. */
+  readonly onRemote?: (failure: string | undefined) => void;
 }
 
 /**
@@ -144,6 +148,7 @@ export class LoaderThread implements SinkLoader {
   #receive(message: FromLoaderThread): void {
     if (message.type === 'published') this.#o.onPublished(message.result);
     else if (message.type === 'failed') this.#o.onPublishFailed(new Error(message.message));
+    else if (message.type === 'remote') this.#o.onRemote?.(message.failure);
     else {
       const call = this.#calls.get(message.id);
       this.#calls.delete(message.id);

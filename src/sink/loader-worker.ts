@@ -22,10 +22,15 @@ logger.level = data.logLevel;
 const post = (message: FromLoaderThread): void => port.postMessage(message);
 
 // Each publish of this thread is also committed to the remote lake (docs/remote.md); a failure
-// is logged and caught up by the next publish.
+// is logged and caught up by the next publish. Each outcome goes to the sink's watch (remote_behind).
 if (data.remote)
-  followPublishes(data.remote, (failure) =>
-    logger.error({ err: failure.message }, 'sink: remote commit failed'),
+  followPublishes(
+    data.remote,
+    (failure) => {
+      logger.error({ err: failure.message }, 'sink: remote commit failed');
+      post({ type: 'remote', failure: failure.message });
+    },
+    { onLanded: () => post({ type: 'remote' }) },
   );
 
 const state = openStateDb(data.dataDir);

@@ -84,6 +84,9 @@ export function createSinkParts(
       health.publishFailed(Date.now());
       metrics.publishFailed();
     },
+    onRemote: (failure: string | undefined) => {
+      health.remoteFailure = failure;
+    },
   });
   const writer = new InboxWriter(join(o.dataDir, INBOX_DB_FILE), {
     busyTimeoutMs: o.inboxBusyTimeoutMs,
@@ -98,6 +101,7 @@ export function createSinkParts(
     state,
     health,
     notifier: options.notify?.notifier,
+    remote: o.remote?.url,
   });
   const notice = throttledNotice(o, logger);
   return { state, inbox, registry, health, progress, budget, metrics, loader, writer, notice, publishes };
@@ -117,6 +121,8 @@ function openDatabases(dataDir: string, openInbox: (dataDir: string) => InboxDb)
 interface PublishEvents {
   onPublished(result: LoadResult): void;
   onPublishFailed(): void;
+  /** The loader thread's remote commits: the last one's failure, undefined once one landed. */
+  onRemote(failure: string | undefined): void;
 }
 
 /** The loader on its own thread; in-process when a test injects `publish`. */

@@ -112,6 +112,7 @@ function startWatch(
     refusals: () => parts.metrics.outcomes().inbox_unavailable,
     commits: () => parts.writer.stats().commits,
     quarantined: () => parts.progress.quarantined(),
+    remote: o.remote?.url,
   });
 }
 
