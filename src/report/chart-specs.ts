@@ -18,6 +18,12 @@ import type { Row } from './load-report-data.js';
 const RISE = '#0072B2';
 const FALL = '#D55E00';
 
+/** A bar chart's amounts: four ticks written in full when wide, three short ones when narrow. */
+function amountAxis(field: string, title: string, wide: boolean): object {
+  const axis = wide ? { tickCount: 4, format: AMOUNT_FORMAT } : { tickCount: 3, ...SHORT_AXIS };
+  return { field, type: 'quantitative', title, axis };
+}
+
 /** Side by side when wide, one above the other when narrow. */
 function arranged(layout: ChartLayout, charts: object[]): object {
   return layout === 'wide' ? { hconcat: charts } : { vconcat: charts, spacing: 18 };
@@ -201,12 +207,7 @@ export function networkSpec(totals: readonly Row[], layout: ChartLayout): TopLev
     mark: { type: 'bar', color: RISE },
     encoding: {
       y: { field: 'network', type: 'nominal', sort: order, title: null, axis: labelled ? {} : null },
-      x: {
-        field,
-        type: 'quantitative',
-        title,
-        axis: wide ? { tickCount: 4, format: AMOUNT_FORMAT } : { tickCount: 3, ...SHORT_AXIS },
-      },
+      x: amountAxis(field, title, wide),
     },
   });
   return {
@@ -238,12 +239,7 @@ export function influencerSpec(rows: readonly Row[], layout: ChartLayout): TopLe
         title: null,
         axis: labelled ? { labelLimit: labelWidth } : null,
       },
-      x: {
-        field,
-        type: 'quantitative',
-        title,
-        axis: wide ? { tickCount: 4, format: AMOUNT_FORMAT } : { tickCount: 3, ...SHORT_AXIS },
-      },
+      x: amountAxis(field, title, wide),
     },
   });
   return {
