@@ -1,8 +1,25 @@
-import type { Manifest, TableMetadata } from './iceberg-model.js';
+import type { Manifest, Snapshot, TableMetadata } from './iceberg-model.js';
 import { decodeManifest, decodeManifestList } from './manifest-io.js';
 import { objectCache } from './object-cache.js';
 import type { TablePaths } from './remote-paths.js';
 import type { S3Store } from './s3-store.js';
+
+/** Objects a sweep after a commit lists at most: its cost does not grow with the table's history. */
+export const SWEEP_PAGE = 100;
+
+/** Where a sweep of a table's objects starts and how far it goes: undefined, all of them. */
+export interface SweepPage {
+  /** The last key the previous sweep listed ('' from the start). */
+  readonly after: string;
+  readonly count: number;
+}
+
+export interface CollectOptions {
+  /** A page of the table's objects to sweep (default: all of them). */
+  readonly page?: SweepPage;
+  /** Snapshots the commit just expired: what they alone referenced goes without waiting for the sweep. */
+  readonly expired?: readonly Snapshot[];
+}
 
 /**
  * Deletes the table's objects that nothing in `metadata` references, once they are older than
@@ -11,7 +28,13 @@ import type { S3Store } from './s3-store.js';
  * metadata-log. Referenced means by any retained snapshot (its manifest list, its manifests
  * and every file they list), the current metadata file or one in its metadata-log; those are
  * never deleted. An object younger than the retention is never deleted either: another writer
- * may have uploaded it for a commit it has not made yet. Returns how many objects went.
+ * may have uploaded it for a commit it has not made yet. Two ways to find them, so that a
+ * commit's cost follows its change: what the snapshots the commit `expired` referenced and no
+ * retained one does (their lists, manifests and files, older than the retention as those
+ * snapshots are; no listing), and a sweep of the listed objects: every one, or `page.count` of
+ * them after `page.after` (a sweep spread over commits, each page taking up where the last
+ * stopped, starting over after the last key), which finds what a crash or a lost race left.
+ * Returns how many objects went and where the next page starts.
  */
 export async function collectGarbage(
   store: S3Store,
@@ -19,22 +42,58 @@ export async function collectGarbage(
   table: { version: number; metadata: TableMetadata; manifests: readonly Manifest[] },
   now: number,
   retentionMs: number,
-): Promise<number> {
-  const keep = new Set<string>([paths.hintKey, paths.versionKey(table.version)]);
+  options: CollectOptions = {},
+): Promise<{ deleted: number; after: string }> {
+  const { page } = options;
+  const keep = await referencedBy(store, paths, table.metadata.snapshots, table.manifests);
+  // A retained snapshot whose list or a manifest is gone cannot be checked: keep everything.
+  if (!keep) return { deleted: 0, after: page?.after ?? '' };
+  keep.add(paths.hintKey);
+  keep.add(paths.versionKey(table.version));
+  for (const entry of table.metadata['metadata-log']) {
+    const key = paths.keyOf(entry['metadata-file']);
+    if (key) keep.add(key);
+  }
+  const doomed = new Set<string>();
+  for (const snapshot of options.expired ?? [])
+    for (const key of (await referencedBy(store, paths, [snapshot], table.manifests)) ?? [])
+      if (!keep.has(key)) doomed.add(key);
+  const newer = (key: string) => {
+    const version = /\/v(\d+)\.metadata\.json$/.exec(key)?.[1];
+    return version !== undefined && Number(version) >= table.version;
+  };
+  const listed = page
+    ? await store.listAfter(paths.key, page.after, page.count)
+    : { objects: await store.list(paths.key), more: false };
+  for (const o of listed.objects)
+    if (!keep.has(o.key) && !newer(o.key) && now - o.lastModified >= retentionMs) doomed.add(o.key);
+  await store.delete([...doomed]);
+  return { deleted: doomed.size, after: listed.more ? (listed.objects.at(-1)?.key ?? '') : '' };
+}
+
+/**
+ * The keys `snapshots` reference: their manifest lists, manifests and every file those list
+ * (read from the cache, `known` or the store); undefined when one of them is gone.
+ */
+async function referencedBy(
+  store: S3Store,
+  paths: TablePaths,
+  snapshots: readonly Snapshot[],
+  known: readonly Manifest[],
+): Promise<Set<string> | undefined> {
+  const keys = new Set<string>();
   const add = (uri: string) => {
     const key = paths.keyOf(uri);
-    if (key) keep.add(key);
+    if (key) keys.add(key);
   };
-  for (const entry of table.metadata['metadata-log']) add(entry['metadata-file']);
-  const manifests = new Map(table.manifests.map((m) => [m.file.path, m]));
-  for (const snapshot of table.metadata.snapshots) {
+  const manifests = new Map(known.map((m) => [m.file.path, m]));
+  for (const snapshot of snapshots) {
     const uri = snapshot['manifest-list'];
     add(uri);
     let list = objectCache.list(uri);
     if (!list) {
       const bytes = await store.get(paths.keyOf(uri) ?? '');
-      // A retained snapshot whose list is gone cannot be checked: keep everything.
-      if (!bytes) return 0;
+      if (!bytes) return undefined;
       list = await decodeManifestList(bytes);
       objectCache.rememberList(uri, list);
     }
@@ -43,7 +102,7 @@ export async function collectGarbage(
       let manifest = manifests.get(file.path) ?? objectCache.manifest(file.path);
       if (!manifest) {
         const bytes = await store.get(paths.keyOf(file.path) ?? '');
-        if (!bytes) return 0;
+        if (!bytes) return undefined;
         manifest = { file, entries: await decodeManifest(bytes, file) };
         objectCache.rememberManifest(manifest);
       }
@@ -51,13 +110,5 @@ export async function collectGarbage(
       for (const entry of manifest.entries) add(entry.file.path);
     }
   }
-  const newer = (key: string) => {
-    const version = /\/v(\d+)\.metadata\.json$/.exec(key)?.[1];
-    return version !== undefined && Number(version) >= table.version;
-  };
-  const doomed = (await store.list(paths.key))
-    .filter((o) => !keep.has(o.key) && !newer(o.key) && now - o.lastModified >= retentionMs)
-    .map((o) => o.key);
-  await store.delete(doomed);
-  return doomed.length;
+  return keys;
 }

@@ -1,6 +1,6 @@
 import type { RemoteConfig } from '../config/remote-config.js';
 import { describeLakeFiles, type LakeTableFiles, retentionFromEnv } from '../warehouse/index.js';
-import { collectGarbage } from './collect-garbage.js';
+import { collectGarbage, SWEEP_PAGE } from './collect-garbage.js';
 import { commitTable, type LocalFile, type LocalTable, liveFiles, type TableCommit } from './commit-table.js';
 import type { DataFile } from './iceberg-model.js';
 import type { DayPartition } from './next-metadata.js';
@@ -8,15 +8,16 @@ import { openStore } from './open-store.js';
 import { type RemoteTable, readRemoteTable } from './read-remote-table.js';
 import { RemoteFailure } from './remote-failure.js';
 import { TablePaths } from './remote-paths.js';
-import { loadState, type RemoteState, saveState, writerId } from './remote-state.js';
+import { loadState, saveState, writerId } from './remote-state.js';
 import type { S3Store } from './s3-store.js';
 import { epochDays } from './single-value.js';
 
 export interface CommitRemoteOptions {
   /**
    * Read each table back from the store instead of trusting what this data directory last
-   * committed, and collect every table's garbage (push). Without it a table whose files did not
-   * change since this data directory's last commit costs no request.
+   * committed, compare every local file with it, and sweep every table's garbage (push).
+   * Without it only the lake's links that moved since this data directory's last commit are
+   * looked at: a table none of whose links moved costs no request and no listing.
    */
   readonly verify?: boolean;
   /** The snapshots' time (default: the clock). */
@@ -36,17 +37,23 @@ export interface RemoteCommitResult {
   readonly bytesUp: number;
 }
 
-/** A table's garbage is collected at most this often when its snapshots expire (push always). */
+/** A table's garbage is swept (a page of its objects) at most this often when its snapshots expire (push: all, always). */
 export const COLLECT_INTERVAL_MS = 10 * 60_000;
 const lastCollected = new Map<string, number>();
+
+type LakeLinks = LakeTableFiles['links'];
 
 /**
  * Commits the local lake to the remote: for each table of the registry whose live files
  * differ from what the remote's current snapshot holds of this data directory's files, one
- * snapshot (commitTable). The same function catches up after a failure, uploads a first
- * history and runs after each publish: it converges on the local lake, and a rerun that finds
- * nothing to do does nothing. A snapshot per table, not across tables. Throws a RemoteFailure
- * at the first table the store fails (the tables before it are committed).
+ * snapshot (commitTable). The work follows the change: the lake's links are compared with
+ * those this data directory last committed (remote-state.ts), and only the files of the links
+ * that moved are listed and diffed; a table whose links did not move is not looked at. The
+ * same function catches up after a failure, uploads a first history and runs after each
+ * publish: it converges on the local lake, and a rerun that finds nothing to do does nothing.
+ * `verify` compares every file with the store's tables. A snapshot per table, not across
+ * tables. Throws a RemoteFailure at the first table the store fails (the tables before it are
+ * committed).
  */
 export async function commitRemote(
   dataDir: string,
@@ -59,29 +66,52 @@ export async function commitRemote(
   const retentionMs = remote.retentionMs ?? retentionFromEnv();
   const writer = writerId(dataDir);
   const state = loadState(dataDir, remote.url);
+  state.links ??= {};
+  state.swept ??= {};
+  const { links: marks, swept } = state;
   const known = new Map<string, RemoteTable>(Object.entries(state.tables));
   if (options.verify)
     for (const [name, table] of known)
       known.set(name, await readRemoteTable(store, new TablePaths(remote, name), table.manifests));
+  const liveByTable = new Map<string, ReadonlyMap<string, { file: DataFile }>>();
   const live = (table: string) => {
-    const found = known.get(table);
-    return found ? liveFiles(found.manifests) : new Map();
+    let found = liveByTable.get(table);
+    if (!found) {
+      found = liveFiles(known.get(table)?.manifests ?? []);
+      liveByTable.set(table, found);
+    }
+    return found;
   };
-  const liveByTable = new Map<string, ReturnType<typeof live>>();
-  const lake = await describeLakeFiles(dataDir, (table, place) => {
-    if (!liveByTable.has(table)) liveByTable.set(table, live(table));
-    const paths = new TablePaths(remote, table);
-    return !liveByTable.get(table)!.has(paths.uri(paths.dataKey(place, writer)));
+  const scopes = new Map<string, ReadonlySet<string> | undefined>();
+  const lake = await describeLakeFiles(dataDir, {
+    needStats: (table, place) => {
+      const paths = new TablePaths(remote, table);
+      return !live(table).has(paths.uri(paths.dataKey(place, writer)));
+    },
+    ...(options.verify
+      ? {}
+      : {
+          listLinks: (table: string, links: LakeLinks) => {
+            const moved = movedLinks(marks[table], links);
+            if (moved) scopes.set(table, moved.scope);
+            return moved?.links;
+          },
+        }),
   });
   const commits: TableCommit[] = [];
   let deleted = 0;
   for (const described of lake) {
     const name = described.table.name;
     const paths = new TablePaths(remote, name);
-    const local = localTable(described, paths, writer, liveByTable.get(name) ?? new Map());
+    const local = localTable(described, paths, writer, live(name), scopes.get(name));
     const cached = known.get(name);
+    const committed = Object.fromEntries(described.links.map((link) => [link.folder, link.version]));
     // Never committed and nothing to commit: no request (push reads the store instead).
-    if (!cached && !options.verify && local.files.size === 0) continue;
+    if (!cached && !options.verify && local.files.size === 0) {
+      marks[name] = committed;
+      saveState(dataDir, remote.url, state);
+      continue;
+    }
     const ctx = {
       store,
       remote,
@@ -92,18 +122,27 @@ export async function commitRemote(
     };
     try {
       const { table, commit } = await commitTable(ctx, paths, local, cached);
-      remember(state, dataDir, remote, name, table);
+      if (table.version > 0) state.tables[name] = table;
+      marks[name] = committed;
+      saveState(dataDir, remote.url, state);
       if (commit) commits.push(commit);
       const due = now() - (lastCollected.get(paths.location) ?? 0) >= COLLECT_INTERVAL_MS;
       if (table.metadata && (options.verify || (commit && commit.expired.length > 0 && due))) {
         lastCollected.set(paths.location, now());
-        deleted += await collectGarbage(
+        const collected = await collectGarbage(
           store,
           paths,
           { ...table, metadata: table.metadata },
           now(),
           retentionMs,
+          {
+            ...(options.verify ? {} : { page: { after: swept[name] ?? '', count: SWEEP_PAGE } }),
+            expired: commit?.expired ?? [],
+          },
         );
+        deleted += collected.deleted;
+        swept[name] = collected.after;
+        saveState(dataDir, remote.url, state);
       }
     } catch (error) {
       if (error instanceof RemoteFailure) throw withTable(error, name);
@@ -118,16 +157,23 @@ export async function commitRemote(
   };
 }
 
-function remember(
-  state: RemoteState,
-  dataDir: string,
-  remote: RemoteConfig,
-  name: string,
-  table: RemoteTable,
-): void {
-  if (table.version === 0) return;
-  state.tables[name] = table;
-  saveState(dataDir, remote.url, state);
+/**
+ * The links of a table to list, against those whose files the remote holds (`marked`, folder
+ * to version): undefined when none moved; every link when none is marked (the whole table);
+ * else the links at a new version, and the scope: their folders and those of links gone since.
+ */
+function movedLinks(
+  marked: Readonly<Record<string, string>> | undefined,
+  links: LakeLinks,
+): { links: LakeLinks; scope: ReadonlySet<string> | undefined } | undefined {
+  if (!marked) return { links, scope: undefined };
+  const moved = links.filter((link) => marked[link.folder] !== link.version);
+  const now = new Set(links.map((link) => link.folder));
+  const gone = Object.keys(marked).filter((folder) => !now.has(folder));
+  if (moved.length === 0 && gone.length === 0) return undefined;
+  const folders = [...moved.map((link) => link.folder), ...gone];
+  // The table's own link holds every folder of the table's files.
+  return { links: moved, scope: folders.includes('') ? undefined : new Set(folders) };
 }
 
 /** The table named in the failure's line. */
@@ -148,12 +194,13 @@ function withTable(error: RemoteFailure, table: string): RemoteFailure {
  */
 const STREAM_PARTITION: DayPartition = { name: 'received_date', source: 'received_at' };
 
-/** The local table's files by their remote URI, with stats from the footers or the remote's entries. */
+/** The local table's files (of `scope`'s folders) by their remote URI, with stats from the footers or the remote's entries. */
 function localTable(
   described: LakeTableFiles,
   paths: TablePaths,
   writer: string,
   live: ReadonlyMap<string, { file: DataFile }>,
+  scope: ReadonlySet<string> | undefined,
 ): LocalTable {
   const { table } = described;
   const partition = table.partitionColumn === STREAM_PARTITION.name ? STREAM_PARTITION : undefined;
@@ -173,5 +220,11 @@ function localTable(
       ...(known ? { known } : {}),
     });
   }
-  return { name: table.name, columns: table.columns, ...(partition ? { partition } : {}), files };
+  return {
+    name: table.name,
+    columns: table.columns,
+    ...(partition ? { partition } : {}),
+    files,
+    ...(scope ? { scope } : {}),
+  };
 }

@@ -54,7 +54,13 @@ export interface LocalTable {
   readonly name: string;
   readonly columns: readonly { readonly name: string; readonly type: string }[];
   readonly partition?: DayPartition;
+  /** The live files of the folders in `scope`, or of the whole table. */
   readonly files: ReadonlyMap<string, LocalFile>;
+  /**
+   * The folders under `data/` whose files `files` holds (the stream days whose links moved since
+   * the last commit); undefined: the whole table. This writer's files outside it are as committed.
+   */
+  readonly scope?: ReadonlySet<string>;
 }
 
 export interface CommitContext {
@@ -92,10 +98,11 @@ export function liveFiles(manifests: readonly Manifest[]): Map<string, ManifestE
 /**
  * Commits the difference between the local table and the remote's current snapshot as one
  * snapshot: this writer's files the remote lacks are added (uploaded first, each under its own
- * key with If-None-Match: *), its files the local table no longer has are removed; other
- * writers' files are left as they are. Based on `known` (what this data directory last saw;
- * re-read from the store when a conditional commit finds it stale). Returns the table as
- * committed and what the commit did (undefined: nothing to change).
+ * key with If-None-Match: *), its files the local table no longer has are removed (within the
+ * local table's scope: the folders whose links moved); other writers' files are left as they
+ * are. Based on `known` (what this data directory last saw; re-read from the store when a
+ * conditional commit finds it stale). Returns the table as committed and what the commit did
+ * (undefined: nothing to change).
  */
 export async function commitTable(
   ctx: CommitContext,
@@ -110,7 +117,12 @@ export async function commitTable(
     const live = liveFiles(base.manifests);
     const added = [...local.files.entries()].filter(([uri]) => !live.has(uri));
     const removed = [...live.values()]
-      .filter((e) => paths.isWriters(e.file.path, ctx.writer) && !local.files.has(e.file.path))
+      .filter(
+        (e) =>
+          paths.isWriters(e.file.path, ctx.writer) &&
+          !local.files.has(e.file.path) &&
+          (!local.scope || local.scope.has(paths.folderOf(e.file.path))),
+      )
       .map((e) => e.file);
     if (added.length === 0 && removed.length === 0) return { table: base, commit: undefined };
     uploadedBytes += await upload(

@@ -50,6 +50,13 @@ export class TablePaths {
     return key.startsWith(`${this.key}data/`) && key.slice(key.lastIndexOf('/') + 1).startsWith(`${writer}-`);
   }
 
+  /** The folder of a data file's URI under `data/` (`received_date=2026-11-21`; '' for none). */
+  folderOf(uri: string): string {
+    const key = (this.keyOf(uri) ?? '').slice(`${this.key}data/`.length);
+    const at = key.lastIndexOf('/');
+    return at < 0 ? '' : key.slice(0, at);
+  }
+
   metadataKey(name: string): string {
     return `${this.key}metadata/${name}`;
   }

@@ -42,6 +42,15 @@ export function readWriterId(dataDir: string): string | undefined {
  */
 export interface RemoteState {
   readonly tables: Record<string, RemoteTable>;
+  /**
+   * Per table, the local lake's links (folder, '' for the table's own, to the version it pointed
+   * to) whose data files are exactly this data directory's files in the remote's current
+   * snapshot, as of its last commit or check of the table. A link still at its version needs no
+   * look: a publish's commit lists only the links that moved. Absent for a table: every link.
+   */
+  links?: Record<string, Record<string, string>>;
+  /** Per table, the last key garbage collection's sweep listed (absent: from the start). */
+  swept?: Record<string, string>;
 }
 
 function statePath(dataDir: string, url: string): string {
@@ -52,9 +61,10 @@ function statePath(dataDir: string, url: string): string {
 export function loadState(dataDir: string, url: string): RemoteState {
   try {
     const state = JSON.parse(readFileSync(statePath(dataDir, url), 'utf8')) as RemoteState & { url?: string };
-    if (state.url === url && state.tables) return { tables: state.tables };
+    if (state.url === url && state.tables)
+      return { tables: state.tables, links: state.links ?? {}, swept: state.swept ?? {} };
   } catch {}
-  return { tables: {} };
+  return { tables: {}, links: {}, swept: {} };
 }
 
 /**
@@ -84,7 +94,10 @@ export function listStates(dataDir: string): { url: string; state: RemoteState }
 
 export function saveState(dataDir: string, url: string, state: RemoteState): void {
   mkdirSync(join(dataDir, REMOTE_DIR), { recursive: true });
-  atomicWrite(statePath(dataDir, url), JSON.stringify({ url, tables: state.tables }));
+  atomicWrite(
+    statePath(dataDir, url),
+    JSON.stringify({ url, tables: state.tables, links: state.links ?? {}, swept: state.swept ?? {} }),
+  );
 }
 
 function atomicWrite(path: string, text: string): void {

@@ -158,23 +158,46 @@ export class S3Store {
 
   /** The objects under `prefix` (a key prefix), every page. */
   async list(prefix: string): Promise<ListedObject[]> {
-    const { ListObjectsV2Command } = await sdk();
     const out: ListedObject[] = [];
     let token: string | undefined;
+    do {
+      const page = await this.#listPage(prefix, token ? { ContinuationToken: token } : {});
+      out.push(...page.objects);
+      token = page.next;
+    } while (token);
+    return out;
+  }
+
+  /**
+   * At most `count` objects under `prefix` whose keys sort after `after` (S3's own order), and
+   * whether more follow.
+   */
+  async listAfter(
+    prefix: string,
+    after: string,
+    count: number,
+  ): Promise<{ objects: ListedObject[]; more: boolean }> {
+    const page = await this.#listPage(prefix, { MaxKeys: count, ...(after ? { StartAfter: after } : {}) });
+    return { objects: page.objects, more: page.next !== undefined };
+  }
+
+  async #listPage(
+    prefix: string,
+    from: { ContinuationToken?: string; StartAfter?: string; MaxKeys?: number },
+  ): Promise<{ objects: ListedObject[]; next: string | undefined }> {
+    const { ListObjectsV2Command } = await sdk();
     try {
-      do {
-        const page = await this.client.send(
-          new ListObjectsV2Command({
-            Bucket: this.remote.bucket,
-            Prefix: prefix,
-            ...(token ? { ContinuationToken: token } : {}),
-          }),
-        );
-        for (const item of page.Contents ?? [])
-          out.push({ key: item.Key!, lastModified: item.LastModified?.getTime() ?? 0, size: item.Size ?? 0 });
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-      return out;
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.remote.bucket, Prefix: prefix, ...from }),
+      );
+      return {
+        objects: (page.Contents ?? []).map((item) => ({
+          key: item.Key!,
+          lastModified: item.LastModified?.getTime() ?? 0,
+          size: item.Size ?? 0,
+        })),
+        next: page.IsTruncated ? (page.NextContinuationToken ?? '') : undefined,
+      };
     } catch (error) {
       throw this.failure(error, `listing ${prefix}`);
     }

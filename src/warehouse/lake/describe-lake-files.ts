@@ -1,10 +1,11 @@
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { TABLES, type TableSpec } from '../../contracts/table-registry.js';
 import { PUBLISH_SETTINGS } from '../duckdb/open-database.js';
 import { sqlString } from '../duckdb/warehouse-paths.js';
 import { ANCHOR_PARTITION, labelOf, lakePath, SCHEMA_FILE } from './core/lake-layout.js';
 import type { LakeColumn, LakeTable } from './core/lake-tables.js';
-import { linkedVersion } from './core/link-target.js';
+import { linkTarget, versionFiles } from './core/link-target.js';
 import { openLakeSession } from './core/open-lake-session.js';
 
 /** A live data file of a lake table, as a copy of the lake elsewhere needs it. */
@@ -33,37 +34,71 @@ export interface LakeFileStats {
   readonly bounds: Readonly<Record<string, readonly [string, string]>>;
 }
 
-/** A lake table's columns (as the migrations define them) and its live data files. */
+/** A link of a lake table, read once: through it a reader sees one whole version. */
+export interface LakeLink {
+  /** '' for the table's own link, else its partition folder (a stream table's `received_date=<day>`). */
+  readonly folder: string;
+  /** The version folder it points to, relative to the lake (`_versions/<table>/<version>`): a new name at each publish. */
+  readonly version: string;
+}
+
+/** A lake table's columns (as the migrations define them), its links and their live data files. */
 export interface LakeTableFiles {
   readonly table: LakeTable;
+  /** Every link of the table as read, listed or not. */
+  readonly links: readonly LakeLink[];
+  /** The live data files of the links listed (every link's, unless `listLinks` chose). */
   readonly files: readonly LakeFile[];
+}
+
+export interface DescribeOptions {
+  /** Whether to read a file's footer for its stats (default: every file's). */
+  readonly needStats?: (table: string, place: string) => boolean;
+  /**
+   * Which of a table's links (as read now) to list the files of; undefined leaves the table
+   * out. Default: every link of every table. Links are read with one readlink each, without
+   * DuckDB: a caller that knows which versions it has seen lists only the new ones, and opens
+   * no DuckDB session when no table is left in.
+   */
+  readonly listLinks?: (table: string, links: readonly LakeLink[]) => readonly LakeLink[] | undefined;
 }
 
 /**
  * The live data files of every lake table (through the links, as a reader resolves them now;
  * schema anchors and empty files left out), each file once however many versions hard-link it.
  * Footers are read (one DuckDB query per table) for the files `needStats` accepts, the rest
- * carry no stats. Reads no lock: each link resolves to a whole version.
+ * carry no stats. `listLinks` narrows it to the links (and tables) that changed. Reads no
+ * lock: each link resolves to a whole version, and its files are listed from that version.
  */
 export async function describeLakeFiles(
   dataDir: string,
-  needStats: (table: string, place: string) => boolean = () => true,
+  options: DescribeOptions = {},
 ): Promise<LakeTableFiles[]> {
   const lake = lakePath(dataDir);
+  const chosen = new Map<string, { links: LakeLink[]; listed: readonly LakeLink[] }>();
+  for (const [name, spec] of Object.entries(TABLES as Record<string, TableSpec>)) {
+    const links = readLinks(lake, { name, ...linkPartition(spec) });
+    const listed = options.listLinks ? options.listLinks(name, links) : links;
+    if (listed) chosen.set(name, { links, listed });
+  }
+  if (chosen.size === 0) return [];
+  const needStats = options.needStats ?? (() => true);
   const session = await openLakeSession(dataDir, PUBLISH_SETTINGS);
   try {
     const out: LakeTableFiles[] = [];
     for (const table of session.tx.tables.values()) {
-      const listed = listFiles(lake, table);
+      const found = chosen.get(table.name);
+      if (!found) continue;
+      const listed = found.listed.flatMap((link) => linkFiles(lake, link));
       const wanted = listed.filter((file) => needStats(table.name, file.place));
       const stats = await readStats(session.tx.connection, table, wanted);
       const files: LakeFile[] = [];
       for (const file of listed) {
-        const found = stats.get(file.path);
-        if (found?.rows === 0) continue;
-        files.push(found ? { ...file, stats: found } : file);
+        const stat = stats.get(file.path);
+        if (stat?.rows === 0) continue;
+        files.push(stat ? { ...file, stats: stat } : file);
       }
-      out.push({ table, files });
+      out.push({ table, links: found.links, files });
     }
     return out;
   } finally {
@@ -71,37 +106,47 @@ export async function describeLakeFiles(
   }
 }
 
+/** A registry table's partition column in the lake's paths (a stream table's; a fact table's folders are inside its versions). */
+function linkPartition(spec: TableSpec): { partitionColumn?: string } {
+  return spec.kind === 'stream' && spec.partitionColumn ? { partitionColumn: spec.partitionColumn } : {};
+}
+
 /** The data files of a table's current version(s): each partition link of a stream table, else the table's link. */
 export function listFiles(lake: string, table: Pick<LakeTable, 'name' | 'partitionColumn'>): LakeFile[] {
+  return readLinks(lake, table).flatMap((link) => linkFiles(lake, link));
+}
+
+/** A table's links and their versions: each partition link of a stream table (not the anchor's), else the table's link. */
+function readLinks(lake: string, table: Pick<LakeTable, 'name' | 'partitionColumn'>): LakeLink[] {
   const root = join(lake, table.name);
-  const files: LakeFile[] = [];
-  const add = (link: string, folder: string | undefined, partition: string | undefined) => {
-    const version = linkedVersion(link);
-    if (!version) return;
-    for (const place of version.files) {
-      if (labelOf(place) === SCHEMA_FILE) continue;
-      const path = join(version.dir, place);
-      files.push({
-        place: folder ? `${folder}/${place}` : place,
+  const read = (link: string, folder: string): LakeLink[] => {
+    const dir = linkTarget(link);
+    return dir ? [{ folder, version: relative(lake, dir) }] : [];
+  };
+  if (!table.partitionColumn) return read(root, '');
+  if (!existsSync(root) || !lstatSync(root).isDirectory()) return [];
+  const prefix = `${table.partitionColumn}=`;
+  return readdirSync(root)
+    .sort()
+    .filter((folder) => folder.startsWith(prefix) && folder.slice(prefix.length) !== ANCHOR_PARTITION)
+    .flatMap((folder) => read(join(root, folder), folder));
+}
+
+/** The data files of the version a link points to (schema anchors left out). */
+function linkFiles(lake: string, link: LakeLink): LakeFile[] {
+  const dir = join(lake, link.version);
+  const partition = link.folder ? link.folder.slice(link.folder.indexOf('=') + 1) : undefined;
+  return versionFiles(dir)
+    .filter((place) => labelOf(place) !== SCHEMA_FILE)
+    .map((place) => {
+      const path = join(dir, place);
+      return {
+        place: link.folder ? `${link.folder}/${place}` : place,
         path,
         bytes: statSync(path).size,
         ...(partition ? { partition } : {}),
-      });
-    }
-  };
-  if (!table.partitionColumn) {
-    add(root, undefined, undefined);
-    return files;
-  }
-  if (!existsSync(root) || !lstatSync(root).isDirectory()) return files;
-  const prefix = `${table.partitionColumn}=`;
-  for (const folder of readdirSync(root).sort()) {
-    if (!folder.startsWith(prefix)) continue;
-    const value = folder.slice(prefix.length);
-    if (value === ANCHOR_PARTITION) continue;
-    add(join(root, folder), folder, value);
-  }
-  return files;
+      };
+    });
 }
 
 /** Rows and DATE and TIMESTAMP bounds of `files` from their footers, by path. */
