@@ -41,14 +41,11 @@ export interface HookBody {
   readonly status: HookStatus;
 }
 
-export interface NewHook {
-  readonly searchId: number;
-  readonly searchType: SearchType;
-  readonly targetUrl: string;
-  readonly normalizedTarget: string;
-  readonly companyId: string;
-  readonly secret: string;
-}
+/** What a caller gives to create a hook: the record less what the store sets. */
+export type NewHook = Omit<
+  HookRecord,
+  'hookId' | 'ordinal' | 'status' | 'updated' | 'version' | 'consecutiveFailures'
+>;
 
 export class HookStore {
   private readonly hooks = new Map<string, HookRecord>();
