@@ -17,6 +17,7 @@ import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { run } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { sampleRun } from '../helpers/warehouse-rows.js';
 
 const FIXTURE = join('test', 'fixtures', 'warehouse', 'lake-poisoned-surrogates.tar.gz');
 const FFFD = '\uFFFD';
@@ -110,18 +111,7 @@ describe('healing a lake holding unreadable JSON', () => {
     const before = dataFiles(lake);
     const rows = await rowCounts(dataDir, 'files');
     expect(rows.campaigns).toBe(2);
-    await publishRunRecord(dataDir, {
-      run_id: 'heal-test',
-      started_at: '2026-11-28T00:00:00.000Z',
-      finished_at: '2026-11-28T00:00:01.000Z',
-      status: 'succeeded',
-      snapshot_date: '2026-11-19',
-      requests: 0,
-      retries: 0,
-      throttled: 0,
-      rows_written: 0,
-      error: null,
-    });
+    await publishRunRecord(dataDir, sampleRun('heal-test', '2026-11-19'));
     expect(existsSync(join(lake, JSON_CHECKED_FILE))).toBe(true);
     for (const { glob, column } of POISONED) {
       const values = await readFiles(dataDir, glob, column);
@@ -145,18 +135,7 @@ describe('healing a lake holding unreadable JSON', () => {
     expect(name.rows[0]![0]).toBe(`Camp${FFFD}aign 1`);
     // Checked once: a later publish leaves the healed versions as they are.
     const campaigns = linkedFiles(join(lake, 'campaigns'));
-    await publishRunRecord(dataDir, {
-      run_id: 'heal-test-2',
-      started_at: '2026-11-28T00:00:02.000Z',
-      finished_at: '2026-11-28T00:00:03.000Z',
-      status: 'succeeded',
-      snapshot_date: '2026-11-19',
-      requests: 0,
-      retries: 0,
-      throttled: 0,
-      rows_written: 0,
-      error: null,
-    });
+    await publishRunRecord(dataDir, sampleRun('heal-test-2', '2026-11-19'));
     expect(linkedFiles(join(lake, 'campaigns'))).toEqual(campaigns);
   }, 120_000);
 
