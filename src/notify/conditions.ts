@@ -51,7 +51,7 @@ function reportOutcome(notifier: Notifier, dataDir: string, outcome: SyncOutcome
     );
   } else {
     notifier.heartbeat('fail', `sync of ${outcome.snapshotDate} failed: ${outcome.reason}`);
-    const attempt = failedAttempts(notifier, outcome.snapshotDate);
+    const attempt = notifier.hasState ? failedAttempts(notifier, outcome.snapshotDate) : 1;
     const next = outcome.nextRetryAt?.toISOString();
     notifier.raise('sync_failed', `sync of ${outcome.snapshotDate} failed: ${outcome.reason}`, {
       snapshot_date: outcome.snapshotDate,
@@ -60,6 +60,8 @@ function reportOutcome(notifier: Notifier, dataDir: string, outcome: SyncOutcome
       ...(outcome.retries === undefined ? {} : { next_retry_at: next ?? 'after the next refresh window' }),
     });
   }
+  // No state database yet (a sync refused before the API accepted its key): nothing else to check.
+  if (!notifier.hasState) return;
   checkDataChecks(notifier);
   checkStale(notifier);
   checkDisk(notifier, dataDir);

@@ -7,9 +7,11 @@
  * the API key or a hook secret: they are replaced before anything is sent.
  */
 
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { hasTargets, type NotifyConfig } from '../config/notify-config.js';
 import { hooks } from '../state/schema.js';
-import { openStateDb, type StateDb } from '../state/state-db.js';
+import { openStateDb, STATE_DB_FILE, type StateDb } from '../state/state-db.js';
 import { hostOf } from '../util/host-of.js';
 import type { Logger } from '../util/logger.js';
 import { type Incident, IncidentStore } from './incident-store.js';
@@ -46,13 +48,19 @@ export interface NotifierOptions {
   readonly poster?: Poster;
   /** Values never sent (default: CW_API_KEY and CW_HOOK_SECRET; hook secrets are read from the state database). */
   readonly secrets?: readonly string[];
+  /**
+   * Open the data directory's state database only once it exists (a sync's notifier: a sync
+   * refused before the API accepted its key leaves a new data directory as it was). Until then
+   * no incident is open, and one raised is announced each time, with nothing to remember it by.
+   */
+  readonly stateOnceCreated?: boolean;
 }
 
 export class Notifier {
   readonly config: NotifyConfig;
   readonly #o: NotifierOptions;
-  readonly #state: StateDb | undefined;
-  readonly #store: IncidentStore | undefined;
+  #state: StateDb | undefined;
+  #store: IncidentStore | undefined;
   readonly #poster: Poster;
   readonly #pending = new Set<Promise<unknown>>();
   readonly #abort = new AbortController();
@@ -63,9 +71,28 @@ export class Notifier {
   constructor(options: NotifierOptions) {
     this.#o = options;
     this.config = options.config;
-    this.#state = options.dataDir === undefined ? undefined : openStateDb(options.dataDir);
-    this.#store = this.#state && new IncidentStore(this.#state);
+    if (options.dataDir !== undefined && !options.stateOnceCreated) this.#open(options.dataDir);
     this.#poster = options.poster ?? createPoster();
+  }
+
+  #open(dataDir: string): StateDb {
+    const state = openStateDb(dataDir);
+    this.#state = state;
+    this.#store = new IncidentStore(state);
+    return state;
+  }
+
+  /** The state database: opened here at first need when the options say to wait for its file. */
+  #stateDb(): StateDb | undefined {
+    if (this.#state || this.#closed) return this.#state;
+    const dataDir = this.#o.dataDir;
+    if (dataDir === undefined || !existsSync(join(dataDir, STATE_DB_FILE))) return undefined;
+    return this.#open(dataDir);
+  }
+
+  /** Whether the data directory's state database is there to read (stateOnceCreated: once it exists). */
+  get hasState(): boolean {
+    return this.#stateDb() !== undefined;
   }
 
   /** True when a webhook or a heartbeat is configured (without one, nothing is sent or recorded). */
@@ -88,12 +115,15 @@ export class Notifier {
 
   /** The state database this notifier reads (runs, data checks, incidents). */
   get state(): StateDb {
-    if (!this.#state) throw new Error('notifier: no data directory');
-    return this.#state;
+    const state = this.#stateDb();
+    if (!state) throw new Error('notifier: no data directory');
+    return state;
   }
 
-  get #incidents(): IncidentStore {
-    if (!this.#store) throw new Error('notifier: no data directory');
+  /** The incidents: none before the state database exists (stateOnceCreated). */
+  get #incidents(): IncidentStore | undefined {
+    if (this.#o.dataDir === undefined) throw new Error('notifier: no data directory');
+    this.#stateDb();
     return this.#store;
   }
 
@@ -101,7 +131,8 @@ export class Notifier {
   raise(kind: IncidentKind, summary: string, details: Record<string, unknown> = {}): void {
     if (!this.active || this.#closed) return;
     const at = this.now();
-    if (!this.#incidents.open(kind, at, summary, details)) return;
+    const incidents = this.#incidents;
+    if (incidents && !incidents.open(kind, at, summary, details)) return;
     this.#o.logger.warn({ event: kind, summary: this.#scrub(summary) }, `incident: ${kind}`);
     this.#sendAll({
       event: kind,
@@ -117,7 +148,7 @@ export class Notifier {
   clear(kind: IncidentKind, summary?: string, details: Record<string, unknown> = {}): void {
     if (!this.active || this.#closed) return;
     const at = this.now();
-    const ended = this.#incidents.resolve(kind, at);
+    const ended = this.#incidents?.resolve(kind, at);
     if (!ended) return;
     const event: EventName = kind === 'sync_failed' ? 'sync_recovered' : kind;
     const text = summary ?? `resolved: ${ended.summary}`;
@@ -135,12 +166,12 @@ export class Notifier {
   /** Announces again each incident open for REMIND_EVERY_MS since its last message. */
   remind(): void {
     if (!this.active || this.#closed) return;
-    for (const incident of this.#incidents.takeDueReminders(this.now(), REMIND_EVERY_MS))
+    for (const incident of this.#incidents?.takeDueReminders(this.now(), REMIND_EVERY_MS) ?? [])
       this.#sendAll(reminderOf(incident));
   }
 
   isOpen(kind: IncidentKind): boolean {
-    const incident = this.#incidents.get(kind);
+    const incident = this.#incidents?.get(kind);
     return incident !== undefined && incident.resolvedAt === null;
   }
 
@@ -257,8 +288,9 @@ export class Notifier {
     const known = this.#o.secrets ?? [process.env.CW_API_KEY, process.env.CW_HOOK_SECRET];
     let stored: string[] = [];
     try {
-      if (this.#state)
-        stored = this.#state.db
+      const state = this.#stateDb();
+      if (state)
+        stored = state.db
           .select({ secret: hooks.secret })
           .from(hooks)
           .all()

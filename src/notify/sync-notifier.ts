@@ -23,7 +23,7 @@ export interface SyncNotifier {
   succeeded(summary: SyncSummary): void;
   failed(snapshotDate: string, error: unknown): void;
   /** After the remote commits of the run settled: remote_behind from `failure` (the last one's line) or the lag. */
-  remote(url: string, failure: string | undefined): void;
+  remote(url: string, failure: string | undefined): Promise<void>;
   /** Waits for the sends (at most SYNC_NOTIFY_WAIT_MS), then releases everything. */
   close(): Promise<void>;
 }
@@ -36,26 +36,19 @@ export function startSyncNotifier(
   trigger: string,
 ): SyncNotifier | undefined {
   if (!config || !hasTargets(config)) return undefined;
-  let notifier: Notifier;
-  try {
-    notifier = new Notifier({ config, dataDir, logger });
-  } catch (error) {
-    // The state database cannot be opened (a full disk, say): the sync says why itself.
-    logger.warn({ err: firstLine(error) }, 'notifications: cannot start; the sync runs without them');
-    return undefined;
-  }
+  // The state database is opened once it exists: a sync refused before the API accepted its key
+  // creates nothing in a new data directory, notifications configured or not. A state database
+  // that cannot be opened (a full disk, say) is logged when the outcome is reported.
+  const notifier = new Notifier({ config, dataDir, logger, stateOnceCreated: true });
   notifier.heartbeat('start', `sync started (${trigger})`);
   const safely = (outcome: SyncOutcome) => reportSyncOutcome(notifier, dataDir, outcome);
   return {
     succeeded: (s) => safely({ ok: true, snapshotDate: s.snapshotDate, line: summaryLine(s) }),
     failed: (snapshotDate, error) => safely({ ok: false, snapshotDate, reason: firstLine(error) }),
-    remote: (url, failure) => {
-      try {
-        checkRemoteBehind(notifier, dataDir, url, failure);
-      } catch (error) {
+    remote: (url, failure) =>
+      checkRemoteBehind(notifier, dataDir, url, failure).catch((error: unknown) => {
         logger.warn({ err: firstLine(error) }, 'notifications: could not check the remote');
-      }
-    },
+      }),
     close: () => notifier.close(SYNC_NOTIFY_WAIT_MS),
   };
 }

@@ -12,6 +12,7 @@ import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { lines, run, spawnCli } from '../helpers/run-cli.js';
 import { SMALL, startSim } from '../helpers/sync-harness.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const KEY = { CW_API_KEY: 'sim-key' };
 const SIZE = { ...SMALL, campaigns: 2 };
@@ -113,6 +114,35 @@ describe('a data directory belongs to one API account', () => {
       (await run(['sync', '--base-url', a.url, '--data-dir', empty, '--force'], { CW_API_KEY: 'nope' })).code,
     ).toBe(1);
     expect(readdirSync(empty)).toEqual([]);
+  }, 120_000);
+
+  it('a refused key creates nothing with notifications configured too, and the failure is still sent', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const missing = join(dir, 'wrong-key-notify', 'data');
+      const env = {
+        CW_API_KEY: 'not-the-key-0123456789',
+        CW_NOTIFY_WEBHOOK: `${receiver.url}/slack`,
+        CW_HEARTBEAT_URL: `${receiver.url}/ping`,
+      };
+      const refused = await run(['sync', '--base-url', a.url, '--data-dir', missing, '--force'], env);
+      expect(refused.code).toBe(1);
+      expect(lines(refused.stderr).at(-1)).toMatch(/^campaign-warehouse: 401 Unauthorized on GET /);
+      expect(existsSync(join(dir, 'wrong-key-notify'))).toBe(false);
+      // The heartbeat's start and fail, and the webhook's sync_failed: sent without a state database.
+      const paths = receiver.received.map((r) => r.path).sort();
+      expect(paths).toEqual(['/ping/fail', '/ping/start', '/slack']);
+      const slack = receiver.received.find((r) => r.path === '/slack')!.body;
+      expect(slack).toMatch(/sync of \d{4}-\d\d-\d\d failed: 401 Unauthorized/);
+      expect(slack).not.toContain('not-the-key');
+
+      const empty = tempDir('cw-first-contact-notify-');
+      const again = await run(['sync', '--base-url', a.url, '--data-dir', empty, '--force'], env);
+      expect(again.code).toBe(1);
+      expect(readdirSync(empty)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   }, 120_000);
 
   it('--campaign naming a campaign the API does not list: refused at start, exit 2, one line, nothing written', async () => {
