@@ -1,33 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/create-api-client.js';
+import { describe, expect, it } from 'vitest';
 import { FatalApiError } from '../../src/api/errors.js';
-import type { ApiClient, ApiEvent } from '../../src/api/types.js';
-import { type StubReply, type StubScript, sequence, startStubApiServer } from '../helpers/stub-api-server.js';
+import type { ApiClient } from '../../src/api/types.js';
+import { stubApiClients } from '../helpers/stub-api-client.js';
+import { type StubReply, sequence } from '../helpers/stub-api-server.js';
 
 const KEY = 'endpoints-test-key-0123456789';
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0)) await fn();
-});
-
-async function setup(script: StubScript) {
-  const stub = await startStubApiServer(script);
-  const events: ApiEvent[] = [];
-  const client: ApiClient = createApiClient({
-    baseUrl: stub.url,
-    apiKey: KEY,
-    rps: 1000,
-    concurrency: 4,
-    pageSize: 2,
-    retryBaseMs: 5,
-    onEvent: (e) => events.push(e),
-  });
-  cleanup.push(
-    () => client.close(),
-    () => stub.close(),
-  );
-  return { stub, client, events };
-}
+const setup = stubApiClients(KEY, { pageSize: 2 });
 
 async function collect<T>(pages: AsyncIterable<T[]>): Promise<T[][]> {
   const out: T[][] = [];

@@ -1,43 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/create-api-client.js';
+import { describe, expect, it } from 'vitest';
 import { RetriableApiError } from '../../src/api/errors.js';
-import type { ApiClient, ApiClientOptions, ApiEvent } from '../../src/api/types.js';
-import {
-  type StubApiServer,
-  type StubReply,
-  type StubScript,
-  sequence,
-  startStubApiServer,
-} from '../helpers/stub-api-server.js';
+import type { ApiClientOptions, ApiEvent } from '../../src/api/types.js';
+import { stubApiClients } from '../helpers/stub-api-client.js';
+import { type StubReply, type StubScript, sequence } from '../helpers/stub-api-server.js';
 
 const KEY = 'retry-test-key-0123456789';
 const OK: StubReply = { body: { campaign: { id: '1', name: 'ok' } } };
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0)) await fn();
-});
-
-async function setup(
-  script: Parameters<typeof startStubApiServer>[0],
-  extra: Partial<ApiClientOptions> = {},
-) {
-  const stub: StubApiServer = await startStubApiServer(script);
-  const events: ApiEvent[] = [];
-  const client: ApiClient = createApiClient({
-    baseUrl: stub.url,
-    apiKey: KEY,
-    rps: 1000,
-    concurrency: 4,
-    retryBaseMs: 5,
-    onEvent: (e) => events.push(e),
-    ...extra,
-  });
-  cleanup.push(
-    () => client.close(),
-    () => stub.close(),
-  );
-  return { stub, client, events };
-}
+const setup = stubApiClients(KEY);
 
 describe('API client retries', () => {
   it('retries 500, 503, a reset, a truncated body and invalid JSON, then succeeds', async () => {

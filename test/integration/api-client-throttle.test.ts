@@ -1,36 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/create-api-client.js';
-import type { ApiClient, ApiClientOptions, ApiEvent } from '../../src/api/types.js';
-import { type StubScript, startStubApiServer } from '../helpers/stub-api-server.js';
+import { describe, expect, it } from 'vitest';
+import { stubApiClients } from '../helpers/stub-api-client.js';
+import type { StubScript } from '../helpers/stub-api-server.js';
 
 const KEY = 'throttle-test-key-0123456789';
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0)) await fn();
-});
-
-async function setup(script: StubScript, extra: Partial<ApiClientOptions> = {}) {
-  const stub = await startStubApiServer(script);
-  const events: ApiEvent[] = [];
-  let onEvent = (_e: ApiEvent) => {};
-  const client: ApiClient = createApiClient({
-    baseUrl: stub.url,
-    apiKey: KEY,
-    rps: 1000,
-    concurrency: 4,
-    retryBaseMs: 5,
-    onEvent: (e) => {
-      events.push(e);
-      onEvent(e);
-    },
-    ...extra,
-  });
-  cleanup.push(
-    () => client.close(),
-    () => stub.close(),
-  );
-  return { stub, client, events, setOnEvent: (fn: (e: ApiEvent) => void) => (onEvent = fn) };
-}
+const setup = stubApiClients(KEY);
 
 /** Timers may fire a little early; the pause must still hold everything until about `until`. */
 const SLACK_MS = 5;
