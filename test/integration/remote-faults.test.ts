@@ -13,17 +13,12 @@ import type { S3Store } from '../../src/remote/s3-store.js';
 import { describeLakeFiles, publishStream } from '../../src/warehouse/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { icebergRows, rowSet, withFetchTo } from '../helpers/iceberg-rows.js';
-import {
-  createBucket,
-  motoMissing,
-  type RunningMoto,
-  startMoto,
-  useMotoEnv,
-} from '../helpers/moto-server.js';
+import { motoMissing } from '../helpers/moto-server.js';
 import { documentsBatch } from '../helpers/remote-batches.js';
 import { lines, run, spawnCli } from '../helpers/run-cli.js';
 import { type FaultProxy, startFaultProxy } from '../helpers/s3-fault-proxy.js';
 import { rows, tempDataDir } from '../helpers/sync-harness.js';
+import { withMoto } from '../helpers/with-moto.js';
 
 const missing = motoMissing();
 if (missing) console.warn(`remote-faults: did not run: ${missing}`);
@@ -37,9 +32,8 @@ const CREDENTIALS = {
 };
 
 describe.skipIf(missing)('remote push when object storage fails', () => {
-  let moto: RunningMoto;
+  const moto = withMoto({ publicRead: true });
   let proxy: FaultProxy;
-  let restoreEnv: () => void;
   let store: S3Store;
   const today = new Date().toISOString().slice(0, 10);
   let batch = 0;
@@ -95,17 +89,12 @@ describe.skipIf(missing)('remote push when object storage fails', () => {
   }
 
   beforeAll(async () => {
-    restoreEnv = useMotoEnv();
-    moto = await startMoto();
-    await createBucket(moto.url, 'lake', true);
-    store = await openStore({ url: 's3://lake', bucket: 'lake', prefix: '', endpoint: moto.url });
+    store = await openStore(moto.remote(''));
     proxy = await startFaultProxy(moto.url, () => 'pass');
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await proxy?.close();
-    await moto?.stop();
-    restoreEnv?.();
     // No output of any run here carried the secret key.
     for (const output of outputs) expect(output).not.toContain(SECRET);
   });

@@ -12,24 +12,18 @@ import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { publishStream, TABLES } from '../../src/warehouse/index.js';
 import { fieldIds, readAvroWithAvroJs, unwrap } from '../helpers/avro-js-read.js';
 import { icebergRows, rowSet, withFetchTo } from '../helpers/iceberg-rows.js';
-import {
-  createBucket,
-  motoMissing,
-  type RunningMoto,
-  startMoto,
-  useMotoEnv,
-} from '../helpers/moto-server.js';
+import { motoMissing } from '../helpers/moto-server.js';
 import { rows, startSim, sync, syncConfig, tempDataDir } from '../helpers/sync-harness.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { sampleStreamBatch, streamDocument } from '../helpers/warehouse-stream-rows.js';
+import { withMoto } from '../helpers/with-moto.js';
 
 const missing = motoMissing();
 if (missing) console.warn(`remote-iceberg-read: did not run: ${missing}`);
 
 describe.skipIf(missing)('the remote lake read by icebird', () => {
-  let moto: RunningMoto;
+  const moto = withMoto({ publicRead: true });
   let sim: RunningSimulator;
-  let restoreEnv: () => void;
   let follower: RemoteFollower;
   let remote: RemoteConfig;
   const dataDir = tempDataDir();
@@ -37,16 +31,7 @@ describe.skipIf(missing)('the remote lake read by icebird', () => {
   const firstDay = new Map<string, { rows: Record<string, unknown>[]; version: number }>();
 
   beforeAll(async () => {
-    restoreEnv = useMotoEnv();
-    moto = await startMoto();
-    await createBucket(moto.url, 'lake', true);
-    remote = {
-      url: 's3://lake/cw',
-      bucket: 'lake',
-      prefix: 'cw/',
-      endpoint: moto.url,
-      retentionMs: 86_400_000,
-    };
+    remote = moto.remote('cw', { retentionMs: 86_400_000 });
     follower = followPublishes(remote, (failure) => {
       throw failure;
     });
@@ -76,8 +61,6 @@ describe.skipIf(missing)('the remote lake read by icebird', () => {
   afterAll(async () => {
     await follower?.detach();
     await sim?.close();
-    await moto?.stop();
-    restoreEnv?.();
   });
 
   async function versionOf(table: string): Promise<number> {
