@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray } from '../state/drizzle.js';
 import { checkpoints, runs } from '../state/schema.js';
 import type { StateDb } from '../state/state-db.js';
+import { processIsAlive } from '../util/process-is-alive.js';
 import { RUNTIME_EXIT_CODE, UserError } from '../util/user-error.js';
 
 export type RunRow = typeof runs.$inferSelect;
@@ -33,7 +34,7 @@ export class RunRegistry {
     const { db } = this.state;
     return this.state.sqlite.transaction(() => {
       for (const running of db.select().from(runs).where(eq(runs.status, 'running')).all()) {
-        if (running.pid && running.pid !== process.pid && isAlive(running.pid)) {
+        if (running.pid && running.pid !== process.pid && processIsAlive(running.pid)) {
           throw new UserError(
             `another sync (pid ${running.pid}, snapshot ${running.snapshotDate}) is running on this data directory`,
             // A runtime condition, not a setting: it passes once that sync ends.
@@ -161,14 +162,5 @@ export class RunRegistry {
 
   recent(limit: number): RunRow[] {
     return this.state.db.select().from(runs).orderBy(desc(runs.startedAt)).limit(limit).all();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -7,6 +7,7 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { processIsAlive } from '../util/process-is-alive.js';
 import { RUNTIME_EXIT_CODE, UserError } from '../util/user-error.js';
 
 export const SINK_LOCK_FILE = 'sink.pid';
@@ -24,7 +25,7 @@ export function holdSinkLock(dataDir: string): { release(): void } {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 0) throw error;
       const holder = Number.parseInt(readFileSync(path, 'utf8'), 10);
       if (holder === process.pid) break;
-      if (Number.isInteger(holder) && holder > 0 && isAlive(holder))
+      if (Number.isInteger(holder) && holder > 0 && processIsAlive(holder))
         throw new UserError(`another sink (pid ${holder}) is running on the data directory ${dataDir}`, {
           exitCode: RUNTIME_EXIT_CODE,
         });
@@ -40,13 +41,4 @@ export function holdSinkLock(dataDir: string): { release(): void } {
       }
     },
   };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
