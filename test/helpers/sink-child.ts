@@ -11,11 +11,15 @@ export interface SinkChild {
   stderr(): string;
 }
 
-/** Runs `campaign-warehouse sink --port 0 ...` in a child process; resolves once it listens. */
-export function spawnSinkCli(dataDir: string, args: string[] = []): Promise<SinkChild> {
+/** Runs `campaign-warehouse sink --port 0 ...` in a child process (`env` added to this one's); resolves once it listens. */
+export function spawnSinkCli(
+  dataDir: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<SinkChild> {
   const child = spawn(process.execPath, [BUILT_CLI, 'sink', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, CW_LOG_LEVEL: 'info' },
+    env: { ...process.env, CW_LOG_LEVEL: 'info', ...env },
   });
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
