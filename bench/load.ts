@@ -11,9 +11,12 @@ import { columnKind, converterFor, toDuckDBValue } from '../src/warehouse/duckdb
 import { sqlIdentifier, sqlString } from '../src/warehouse/duckdb/warehouse-paths.js';
 import { openStaging } from '../src/warehouse/staging/open-staging.js';
 import { type CampaignPages, generatePages } from './load-pages.js';
+import { compareChunkWriters } from './load-writers.js';
 
 /** Defaults: 60 campaigns x 2,200 posts x 200 influencers, about 1.04M warehouse rows. */
 const DEFAULT_CAMPAIGNS = 60;
+/** `--writers` holds every converted row in memory: 10 campaigns, about 170k rows, by default. */
+const DEFAULT_WRITERS_CAMPAIGNS = 10;
 const DEFAULT_POSTS_PER_CAMPAIGN = 2_200;
 const DEFAULT_INFLUENCERS_PER_CAMPAIGN = 200;
 /** Rows loaded the naive way: enough for a steady rate, few enough to finish in seconds. */
@@ -31,15 +34,6 @@ function option(args: string[], name: string, fallback: number): number {
   if (!Number.isFinite(value) || value <= 0)
     throw new Error(`bench load: --${name} must be a positive number`);
   return value;
-}
-
-/** `--writer ours|library`: which code fills the appender's chunks (TableAppender's CW_CHUNK_WRITER). */
-function writerOption(args: string[]): string {
-  const at = args.indexOf('--writer');
-  const writer = at >= 0 ? args[at + 1] : 'ours';
-  if (writer !== 'ours' && writer !== 'library')
-    throw new Error('bench load: --writer must be ours or library');
-  return writer;
 }
 
 /** Every normalized page, in order (regenerated on demand: never all rows in memory at once). */
@@ -62,15 +56,15 @@ function countRows(rows: TableRows): number {
   return n;
 }
 
-export async function runLoadBench(args: string[]): Promise<Record<string, number | string>> {
-  const campaigns = option(args, 'campaigns', DEFAULT_CAMPAIGNS);
+export async function runLoadBench(args: string[]): Promise<Record<string, number>> {
+  const writersOnly = args.includes('--writers');
+  const campaigns = option(args, 'campaigns', writersOnly ? DEFAULT_WRITERS_CAMPAIGNS : DEFAULT_CAMPAIGNS);
   const postsPerCampaign = option(args, 'posts-per-campaign', DEFAULT_POSTS_PER_CAMPAIGN);
   const influencersPerCampaign = option(args, 'influencers-per-campaign', DEFAULT_INFLUENCERS_PER_CAMPAIGN);
   const naiveRows = option(args, 'naive-rows', DEFAULT_NAIVE_ROWS);
-  const writer = writerOption(args);
-  process.env.CW_CHUNK_WRITER = writer;
   const normalizers = NORMALIZERS;
   const pages = generatePages(campaigns, postsPerCampaign, influencersPerCampaign);
+  if (writersOnly) return await runWritersOnly(pages, normalizers, option(args, 'rounds', 6));
   const dir = mkdtempSync(join(tmpdir(), 'cw-bench-load-'));
   try {
     // (i) normalize + load through the StagingWriter.
@@ -114,13 +108,25 @@ export async function runLoadBench(args: string[]): Promise<Record<string, numbe
     };
     const table = new Table({ head: ['measure', 'value'], style: { head: [], border: [] } });
     table.push(['normalizers', normalizers.name]);
-    table.push(['chunk writer', writer]);
     for (const [key, value] of Object.entries(figures)) table.push([key, value.toLocaleString('en')]);
-    process.stdout.write(`${table.toString()}\n${JSON.stringify({ writer, ...figures })}\n`);
-    return { writer, ...figures };
+    process.stdout.write(`${table.toString()}\n${JSON.stringify(figures)}\n`);
+    return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `--writers [--rounds N]`: only the chunk writers, ours against @duckdb/node-api's (load-writers.ts). */
+async function runWritersOnly(
+  pages: readonly CampaignPages[],
+  normalizers: Normalizers,
+  rounds: number,
+): Promise<Record<string, number>> {
+  const figures = await compareChunkWriters(normalizedPages(pages, normalizers), rounds);
+  const table = new Table({ head: ['measure', 'value'], style: { head: [], border: [] } });
+  for (const [key, value] of Object.entries(figures)) table.push([key, value.toLocaleString('en')]);
+  process.stdout.write(`${table.toString()}\n${JSON.stringify(figures)}\n`);
+  return figures;
 }
 
 function round(value: number): number {

@@ -14,18 +14,6 @@ import {
 } from './to-duckdb-value.js';
 import { wellFormedConverter } from './well-formed-text.js';
 import { writeChunkColumn } from './write-chunk-column.js';
-import { writeChunkColumnsWithLibrary } from './write-chunk-library.js';
-
-/** Which code fills a chunk's vectors: ours (write-chunk-column.ts) or @duckdb/node-api's. */
-export type ChunkWriter = 'ours' | 'library';
-
-/** The chunk writer of appenders created from now on (CW_CHUNK_WRITER=library|ours, default ours). */
-function chunkWriter(): ChunkWriter {
-  const chosen = process.env.CW_CHUNK_WRITER ?? 'ours';
-  if (chosen !== 'ours' && chosen !== 'library')
-    throw new Error(`CW_CHUNK_WRITER must be ours or library, not ${JSON.stringify(chosen)}`);
-  return chosen;
-}
 
 /** DuckDB's vector size: a data chunk holds at most this many rows. */
 export const CHUNK_ROWS = 2048;
@@ -83,7 +71,6 @@ export class TableAppender {
     private readonly types: readonly DuckDBType[],
     private readonly kinds: readonly ColumnKind[],
     private readonly converters: readonly ValueConverter[],
-    private readonly writer: ChunkWriter,
   ) {
     this.columns = names.map(() => new Array<RawValue>(CHUNK_ROWS));
   }
@@ -106,7 +93,7 @@ export class TableAppender {
         ? wellFormedConverter(table, names[c]!, types[c]!.alias === 'JSON')
         : converterFor(kind),
     );
-    return new TableAppender(table, appender, names, types, kinds, converters, chunkWriter());
+    return new TableAppender(table, appender, names, types, kinds, converters);
   }
 
   append(rows: readonly Row[]): void {
@@ -155,11 +142,9 @@ export class TableAppender {
     const { chunk } = this;
     chunk.reset();
     chunk.rowCount = count;
-    if (this.writer === 'library') writeChunkColumnsWithLibrary(chunk, this.columns, count);
-    else
-      for (let c = 0; c < this.kinds.length; c += 1) {
-        writeChunkColumn(chunk, c, this.kinds[c]!, this.columns[c]!, count);
-      }
+    for (let c = 0; c < this.kinds.length; c += 1) {
+      writeChunkColumn(chunk, c, this.kinds[c]!, this.columns[c]!, count);
+    }
     this.appender.appendDataChunk(chunk);
     this.buffered = 0;
     this.sinceFlush += count;

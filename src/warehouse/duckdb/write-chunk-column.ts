@@ -27,6 +27,7 @@ const TWO_POW_32 = 4_294_967_296;
  * then go through duckdb_vector_assign_string_element, which copies them into the
  * vector's own string heap.
  */
+// Kept over @duckdb/node-api's own chunk writing, measurably slower: bench/RESULTS.md (issue 39); `npm run bench -- load --writers` re-measures.
 export function writeChunkColumn(
   chunk: DuckDBDataChunk,
   columnIndex: number,

@@ -7,7 +7,7 @@ import {
   JSToDuckDBValueConverter,
   type ToDuckDBValueConverter,
 } from '@duckdb/node-api';
-import type { RawValue } from './to-duckdb-value.js';
+import type { RawValue } from '../src/warehouse/duckdb/to-duckdb-value.js';
 
 /**
  * A converted value (to-duckdb-value.ts) as the DuckDBValue of its column: the library's
