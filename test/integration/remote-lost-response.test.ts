@@ -121,4 +121,25 @@ describe.skipIf(missing)('the response to a commit lost on its way back', () => 
     expect(next.commits.find((c) => c.table === 'stream_documents')!.version).toBe(4);
     await expectRemoteEqualsLocal(4);
   }, 240_000);
+
+  it('every write of a commit losing its first reply (uploads, manifests, list, metadata, hint) still commits once', async () => {
+    await publishStream(dataDir, documentsBatch('l5', 2, `${today}T12:00:00Z`), { mergeFanout: 2 });
+    const seen = new Set<string>();
+    proxy.setFault((_n, request) => {
+      if (request.method !== 'PUT' || !request.path.includes('/stream_documents/')) return 'pass';
+      const key = request.path.split('?')[0]!;
+      if (seen.has(key)) return 'pass';
+      seen.add(key);
+      return 'lose-response';
+    });
+    const lostBefore = proxy.counts.lost;
+    const result = await commitRemote(dataDir, viaProxy);
+    proxy.setFault(() => 'pass');
+    // A data file, a manifest, the list, the metadata and the hint at least.
+    expect(proxy.counts.lost - lostBefore).toBeGreaterThanOrEqual(5);
+    const commit = result.commits.find((c) => c.table === 'stream_documents')!;
+    expect(commit.version).toBe(5);
+    expect(commit.attempts).toBe(1);
+    await expectRemoteEqualsLocal(5);
+  }, 240_000);
 });
