@@ -40,6 +40,7 @@ function fill(
       writeChunkColumn(chunk, c, table.kinds[c]!, columns[c]!, count);
 }
 
+/** The pages' rows per table, converted for their columns as TableAppender converts them. */
 async function convertedChunks(
   connection: DuckDBConnection,
   pages: Iterable<TableRows>,
