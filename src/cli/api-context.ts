@@ -20,10 +20,15 @@ export function addApiOptions(command: Command): Command {
     .option(...CONFIG_OPTION);
 }
 
-/** Runs `work` with a client and the state DB, closing both afterwards. */
-export async function withApi<T>(
+/**
+ * Runs `work` with a client and the state DB, closing both afterwards. `first` runs before the
+ * state DB is opened (hooks create and delete learn the key's account there: a refused key, or a
+ * refusal of theirs, creates nothing); `work` gets what it returned as `first`.
+ */
+export async function withApi<T, F = undefined>(
   flags: ApiFlags,
-  work: (ctx: { client: ApiClient; state: StateDb; dataDir: string }) => Promise<T>,
+  work: (ctx: { client: ApiClient; state: StateDb; dataDir: string; first: F }) => Promise<T>,
+  first?: (client: ApiClient, settings: { baseUrl: string; dataDir: string }) => Promise<F>,
 ): Promise<T> {
   const [{ resolveApiSettings }, { createApiClient }, { openStateDb }] = await Promise.all([
     import('../config/sync-config.js'),
@@ -38,11 +43,13 @@ export async function withApi<T>(
     concurrency: 2,
     ...(settings.ca ? { ca: settings.ca } : {}),
   });
-  const state = openStateDb(settings.dataDir);
+  let state: StateDb | undefined;
   try {
-    return await work({ client, state, dataDir: settings.dataDir });
+    const before = (await first?.(client, settings)) as F;
+    state = openStateDb(settings.dataDir);
+    return await work({ client, state, dataDir: settings.dataDir, first: before });
   } finally {
-    state.close();
+    state?.close();
     await client.close();
   }
 }

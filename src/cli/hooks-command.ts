@@ -4,6 +4,13 @@ import { type ApiFlags, addApiOptions, withApi } from './api-context.js';
 import { numberIn } from './number-in.js';
 
 type JsonFlag = ApiFlags & { json?: boolean };
+type SourceFlag = { forceSource?: boolean };
+type CreateFlags = JsonFlag & SourceFlag & { searchId: number; targetUrl: string; companyId?: string };
+
+/** --force-source's help (hook-source.ts says why hooks create and delete check the account). */
+const FORCE_SOURCE_HELP =
+  "even though the data directory holds another API account's figures (another base URL, no " +
+  'workspace in common)';
 
 export function registerHooks(program: Command): void {
   const hooks = program
@@ -58,8 +65,13 @@ function registerCreate(hooks: Command): void {
         'public HTTPS base URL at which the API reaches the sink (http:// only for loopback)',
       )
       .option('--company-id <id>', "company owning the search (default: the key's default company)")
+      .option(
+        '--force-source',
+        `create the hook ${FORCE_SOURCE_HELP}: its account becomes the directory's source, and ` +
+          'its documents join the warehouse (a hook is otherwise refused, exit 2, as such a sync is)',
+      )
       .option('--json', 'print as JSON'),
-  ).action(async (flags: JsonFlag & { searchId: number; targetUrl: string; companyId?: string }) => {
+  ).action(async (flags: CreateFlags) => {
     const { HookManager, validateSecret } = await import('../service/hook-manager.js');
     const { validateHttpsUrl } = await import('../api/validate-base-url.js');
     // As for --base-url: the API pushes documents and their signatures to HTTPS only.
@@ -67,13 +79,21 @@ function registerCreate(hooks: Command): void {
     const secret = process.env.CW_HOOK_SECRET
       ? validateSecret(process.env.CW_HOOK_SECRET, 'CW_HOOK_SECRET')
       : undefined;
-    const view = await withApi(flags, ({ client, state }) =>
-      new HookManager(client, state).create({
-        searchId: flags.searchId,
-        sinkUrl: flags.targetUrl,
-        ...(flags.companyId ? { companyId: flags.companyId } : {}),
-        ...(secret ? { secret } : {}),
-      }),
+    const { hookAccount, recordHookAccount } = await import('./hook-source.js');
+    const view = await withApi(
+      flags,
+      async ({ client, state, first: contact }) => {
+        const created = await new HookManager(client, state).create({
+          searchId: flags.searchId,
+          sinkUrl: flags.targetUrl,
+          ...(flags.companyId ? { companyId: flags.companyId } : {}),
+          ...(secret ? { secret } : {}),
+        });
+        const changed = recordHookAccount(state, contact, new Date());
+        if (changed) process.stderr.write(`campaign-warehouse: ${changed}\n`);
+        return created;
+      },
+      hookAccount('create', flags.forceSource === true),
     );
     print([view], flags.json, true);
   });
@@ -123,10 +143,19 @@ function registerDelete(hooks: Command): void {
       .command('delete')
       .argument('<hook-id>', 'the hook id', hookId)
       .description('delete the hook on the API and in the registry')
+      .option(
+        '--force-source',
+        `delete the hook ${FORCE_SOURCE_HELP} (the directory's source stays as it is)`,
+      )
       .option('--json', 'print as JSON'),
-  ).action(async (hookId: string, flags: JsonFlag) => {
+  ).action(async (hookId: string, flags: JsonFlag & SourceFlag) => {
     const { HookManager } = await import('../service/hook-manager.js');
-    const result = await withApi(flags, ({ client, state }) => new HookManager(client, state).delete(hookId));
+    const { hookAccount } = await import('./hook-source.js');
+    const result = await withApi(
+      flags,
+      ({ client, state }) => new HookManager(client, state).delete(hookId),
+      hookAccount('delete', flags.forceSource === true),
+    );
     process.stdout.write(
       flags.json
         ? `${JSON.stringify({ hook_id: hookId, ...result })}\n`

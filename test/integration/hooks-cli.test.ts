@@ -4,7 +4,7 @@
  * and that neither the API key nor a hook secret ever reaches stdout or stderr.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,94 @@ describe('hooks CLI', () => {
     const noStreaming = await cw(['hooks', 'list'], { CW_API_KEY: 'sim-influencers-key' });
     expect(noStreaming.stderr).toMatch(/not entitled to streaming \(403\)/);
   }, 60_000);
+});
+
+describe("hooks create and delete keep to the data directory's API account", () => {
+  let other: RunningSimulator;
+  beforeAll(async () => {
+    other = await startSimulator({ seed: 12, hooks: { deliveriesPerSecond: 0 } });
+  }, 120_000);
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  it('records the account of the first hook, refuses another (exit 2, one line, nothing created or deleted), and --force-source', async () => {
+    const dir = join(tempDir('cw-hooks-source-'), 'data');
+    const at = (sim: RunningSimulator, extra: Record<string, string> = {}) => ({
+      CW_BASE_URL: sim.url,
+      CW_DATA_DIR: dir,
+      ...extra,
+    });
+    const create = (sim: RunningSimulator, ...more: string[]) =>
+      cw(
+        [
+          'hooks',
+          'create',
+          '--search-id',
+          String(sim.hooks.searches()[0]?.id),
+          '--target-url',
+          'https://sink.example.test',
+          '--json',
+          ...more,
+        ],
+        at(sim),
+      );
+
+    // A refused key creates nothing, not even the state database.
+    const badKey = await cw(
+      ['hooks', 'create', '--search-id', '1', '--target-url', 'https://s.example.test'],
+      {
+        ...at(sim),
+        CW_API_KEY: 'not-a-key-123',
+      },
+    );
+    expect(badKey.code).toBe(1);
+    expect(existsSync(dir)).toBe(false);
+
+    const first = await create(sim);
+    expect(first.code, first.stderr).toBe(0);
+    const hook = JSON.parse(first.stdout) as { hook_id: string };
+    const status = await cw(['status'], at(sim));
+    expect(status.stdout).toContain(`source: ${sim.url} (workspaces `);
+
+    const refused = await create(other);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^campaign-warehouse: --data-dir ${dir} holds the figures of ${sim.url} \\(workspaces .+\\), not of this key's account ${other.url} \\(workspaces .+\\): no hook was created \\(the sink would load its documents into this warehouse\\); .*--force-source`,
+        ),
+      ),
+    ]);
+    expectNoSecrets(refused);
+    const otherHooks = await cw(['hooks', 'list', '--json'], {
+      CW_BASE_URL: other.url,
+      CW_DATA_DIR: tempDir('cw-hooks-other-'),
+    });
+    expect(JSON.parse(otherHooks.stdout)).toEqual([]);
+
+    const notDeleted = await cw(['hooks', 'delete', hook.hook_id], at(other));
+    expect(notDeleted.code).toBe(2);
+    expect(notDeleted.stderr).toMatch(
+      /no hook was deleted \(this data directory's hooks are that account's\)/,
+    );
+    const listed = JSON.parse((await cw(['hooks', 'list', '--json'], at(sim))).stdout) as {
+      hook_id: string;
+      status: string;
+    }[];
+    expect(listed).toEqual([expect.objectContaining({ hook_id: hook.hook_id, remote: 'present' })]);
+
+    const forced = await create(other, '--force-source');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain(
+      `--force-source: this data directory's source is now ${other.url} (workspaces `,
+    );
+    expect((await cw(['status'], at(sim))).stdout).toContain(`source: ${other.url} (workspaces `);
+    // Now the first account's hook is the other one's to refuse, unless forced.
+    expect((await cw(['hooks', 'delete', hook.hook_id], at(sim))).code).toBe(2);
+    const deleted = await cw(['hooks', 'delete', hook.hook_id, '--force-source'], at(sim));
+    expect(deleted).toMatchObject({ code: 0, stdout: `hook ${hook.hook_id} deleted\n` });
+  }, 120_000);
 });
 
 describe('schemas fetch', () => {
