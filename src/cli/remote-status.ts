@@ -34,8 +34,8 @@ export interface RemoteStatus {
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
 /** The configured remote (if any) and every remote this data directory has committed to. */
-export function remoteStatus(dataDir: string, configured: string | undefined): RemoteStatus[] {
-  return remoteLags(dataDir, configured).map((lag) => ({
+export async function remoteStatus(dataDir: string, configured: string | undefined): Promise<RemoteStatus[]> {
+  return (await remoteLags(dataDir, configured)).map((lag) => ({
     url: lag.url,
     configured: lag.url === configured,
     behind: lag.tables.some((t) => t.behind),

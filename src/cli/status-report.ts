@@ -55,7 +55,7 @@ export async function statusReport(dataDir: string, remoteUrl?: string): Promise
     olderSchema,
     newDrift: [],
     catalogStale: false,
-    remotes: remoteStatus(dataDir, remoteUrl),
+    remotes: await remoteStatus(dataDir, remoteUrl),
   };
   // A moved data directory (or a previous release's file): the views point elsewhere, and
   // status changes no file; it says what rewrites the catalog instead of reading through it.

@@ -94,7 +94,7 @@ async function runSyncCommand(flags: SyncCommandFlags): Promise<void> {
   } finally {
     stop.dispose();
     await remote?.detach();
-    if (remote && config.remote) notifier?.remote(config.remote.url, remote.failure?.message);
+    if (remote && config.remote) await notifier?.remote(config.remote.url, remote.failure?.message);
     await notifier?.close();
   }
   // The run succeeded and its publish stands; the remote lags until the next commit lands.

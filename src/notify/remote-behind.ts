@@ -19,14 +19,14 @@ export const REMOTE_BEHIND_AFTER_MS = 30 * 60_000;
  * is set, or when a table has lagged the local lake for `afterMs`; closes it once no table
  * lags (a commit landed and nothing is left to commit).
  */
-export function checkRemoteBehind(
+export async function checkRemoteBehind(
   notifier: Notifier,
   dataDir: string,
   url: string,
   failure: string | undefined,
   afterMs = REMOTE_BEHIND_AFTER_MS,
-): void {
-  const behind = remoteLag(dataDir, url).tables.filter((t) => t.behind);
+): Promise<void> {
+  const behind = (await remoteLag(dataDir, url)).tables.filter((t) => t.behind);
   const now = notifier.now().getTime();
   const since = Math.min(now, ...behind.map((t) => t.behindSince ?? now));
   const details = {

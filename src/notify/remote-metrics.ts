@@ -6,21 +6,20 @@
 import { Gauge, type Registry } from 'prom-client';
 import { type RemoteLag, remoteLag } from '../remote/index.js';
 
-/** One look serves both gauges of a scrape (their collect() run one after the other). */
-const FRESH_MS = 1_000;
-
 export function registerRemoteMetrics(registers: Registry[], dataDir: string, url: string | undefined): void {
-  let read: { at: number; lag: RemoteLag } | undefined;
-  const lag = (): RemoteLag | undefined => {
-    if (!url) return undefined;
-    const now = Date.now();
-    try {
-      if (!read || now - read.at > FRESH_MS) read = { at: now, lag: remoteLag(dataDir, url) };
-    } catch {
+  // One look serves both gauges of a scrape: prom-client starts every collect() before awaiting
+  // any, so the second finds the first's look in flight. The look is asynchronous
+  // (liveLakeFiles): the sink's event loop goes on acknowledging meanwhile.
+  let inFlight: Promise<RemoteLag | undefined> | undefined;
+  const lag = (): Promise<RemoteLag | undefined> => {
+    if (!url) return Promise.resolve(undefined);
+    inFlight ??= remoteLag(dataDir, url)
       // A lake mid-upgrade, an unreadable file: no samples this scrape, rather than no /metrics.
-      return undefined;
-    }
-    return read.lag;
+      .catch(() => undefined)
+      .finally(() => {
+        inFlight = undefined;
+      });
+    return inFlight;
   };
   new Gauge({
     name: 'cw_remote_last_commit_timestamp_seconds',
@@ -29,9 +28,10 @@ export function registerRemoteMetrics(registers: Registry[], dataDir: string, ur
       '(0: never committed). Alert when old while cw_remote_behind is 1.',
     labelNames: ['table'],
     registers,
-    collect() {
+    async collect() {
+      const found = await lag();
       this.reset();
-      for (const t of lag()?.tables ?? []) this.set({ table: t.table }, (t.committedAt ?? 0) / 1000);
+      for (const t of found?.tables ?? []) this.set({ table: t.table }, (t.committedAt ?? 0) / 1000);
     },
   });
   new Gauge({
@@ -41,9 +41,10 @@ export function registerRemoteMetrics(registers: Registry[], dataDir: string, ur
       '(the next publish or `campaign-warehouse remote push` catches up), else 0.',
     labelNames: ['table'],
     registers,
-    collect() {
+    async collect() {
+      const found = await lag();
       this.reset();
-      for (const t of lag()?.tables ?? []) this.set({ table: t.table }, t.behind ? 1 : 0);
+      for (const t of found?.tables ?? []) this.set({ table: t.table }, t.behind ? 1 : 0);
     },
   });
 }

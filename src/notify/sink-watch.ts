@@ -58,15 +58,15 @@ export interface SinkWatchOptions {
 }
 
 export interface SinkWatch {
-  /** One check now (the timer calls it; tests may too). */
-  tick(): void;
+  /** One check now (the timer calls it; tests may too); resolves once its asynchronous checks are done. */
+  tick(): Promise<void>;
   stop(): void;
 }
 
 export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
   let refusalsSeen = 0;
   let commitsAtRefusal = 0;
-  const tick = () => {
+  const tick = async () => {
     try {
       const now = o.notifier.now().getTime();
       const failing = o.health.failingSince;
@@ -93,18 +93,22 @@ export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
         o.notifier.clear('sink_inbox_refusing', 'the sink commits deliveries to its inbox again');
       }
       checkQuarantine(o.notifier, o.quarantined());
-      if (o.remote) checkRemoteBehind(o.notifier, o.dataDir, o.remote, o.health.remoteFailure);
       checkDisk(o.notifier, o.dataDir, o.diskLimits);
       checkStale(o.notifier);
       o.notifier.remind();
     } catch (error) {
-      o.logger.warn(
-        { err: (error as Error).message },
-        'notifications: check failed; retrying at the next tick',
-      );
+      failed(error);
     }
+    // The remote's look reads the lake's links asynchronously: the sink's event loop stays free.
+    if (o.remote)
+      await checkRemoteBehind(o.notifier, o.dataDir, o.remote, o.health.remoteFailure).catch(failed);
   };
-  const timer = setInterval(tick, o.everyMs ?? WATCH_EVERY_MS);
+  const failed = (error: unknown) =>
+    o.logger.warn(
+      { err: (error as Error).message },
+      'notifications: check failed; retrying at the next tick',
+    );
+  const timer = setInterval(() => void tick(), o.everyMs ?? WATCH_EVERY_MS);
   timer.unref();
   return { tick, stop: () => clearInterval(timer) };
 }

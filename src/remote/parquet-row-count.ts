@@ -1,25 +1,29 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 /**
  * The rows of a Parquet file, read from its footer alone (FileMetaData's `num_rows`, field 3,
- * in Thrift's compact protocol): no DuckDB, a few small reads. `status` and /metrics use it to
+ * in Thrift's compact protocol): no DuckDB, two small reads. `status` and /metrics use it to
  * tell a file the remote lacks from an empty one, which is never uploaded. Throws on a file
  * that is no Parquet file.
  */
-export function parquetRowCount(path: string): number {
-  const fd = openSync(path, 'r');
+export async function parquetRowCount(path: string): Promise<number> {
+  const file = await open(path, 'r');
   try {
-    const size = fstatSync(fd).size;
+    const { size } = await file.stat();
     const tail = Buffer.alloc(8);
-    if (size < 12 || readSync(fd, tail, 0, 8, size - 8) !== 8 || tail.toString('latin1', 4) !== 'PAR1')
+    if (
+      size < 12 ||
+      (await file.read(tail, 0, 8, size - 8)).bytesRead !== 8 ||
+      tail.toString('latin1', 4) !== 'PAR1'
+    )
       throw new Error(`remote: ${path} is not a Parquet file`);
     const length = tail.readUInt32LE(0);
     if (length > size - 12) throw new Error(`remote: ${path} has a broken Parquet footer`);
     const footer = Buffer.alloc(length);
-    readSync(fd, footer, 0, length, size - 8 - length);
+    await file.read(footer, 0, length, size - 8 - length);
     return numRows(new CompactReader(footer), path);
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
 

@@ -39,16 +39,20 @@ export interface RemoteLag {
  * are not exactly this data directory's files of the remote's current snapshot: the next
  * commit has work to do. Other writers' files do not count.
  */
-export function remoteLag(dataDir: string, url: string, lake = liveLakeFiles(dataDir)): RemoteLag {
+export async function remoteLag(
+  dataDir: string,
+  url: string,
+  lake?: readonly LiveLakeTable[],
+): Promise<RemoteLag> {
   const { bucket, prefix } = parseRemoteUrl(url, 'remote');
   const remote: RemoteConfig = { url, bucket, prefix };
   const state = loadState(dataDir, url);
   const writer = readWriterId(dataDir);
   const tables: TableLag[] = [];
-  for (const local of lake) {
+  for (const local of lake ?? (await liveLakeFiles(dataDir))) {
     const known = state.tables[local.table];
-    if (!known && local.files.length === 0) continue;
-    tables.push(tableLag(new TablePaths(remote, local.table), local, known, writer));
+    if (known || local.files.length > 0)
+      tables.push(await tableLag(new TablePaths(remote, local.table), local, known, writer));
   }
   return { url, tables };
 }
@@ -57,33 +61,35 @@ export function remoteLag(dataDir: string, url: string, lake = liveLakeFiles(dat
  * The remotes `status` reports: the configured one (if any) first, then every other one this
  * data directory has committed to (a remote since removed from the config, say).
  */
-export function remoteLags(dataDir: string, configured: string | undefined): RemoteLag[] {
+export async function remoteLags(dataDir: string, configured: string | undefined): Promise<RemoteLag[]> {
   const urls = [...new Set([...(configured ? [configured] : []), ...listStates(dataDir).map((s) => s.url)])];
   if (urls.length === 0) return [];
-  const lake = liveLakeFiles(dataDir);
-  return urls.map((url) => remoteLag(dataDir, url, lake));
+  const lake = await liveLakeFiles(dataDir);
+  return Promise.all(urls.map((url) => remoteLag(dataDir, url, lake)));
 }
 
-function tableLag(
+async function tableLag(
   paths: TablePaths,
   local: LiveLakeTable,
   known: RemoteTable | undefined,
   writer: string | undefined,
-): TableLag {
+): Promise<TableLag> {
   const snapshot = currentSnapshot(known?.metadata);
   const live = known ? liveFiles(known.manifests) : new Map();
   const mine = new Set<string>();
-  let notCommitted = 0;
-  let since: number | undefined;
-  for (const file of local.files) {
+  const unknown = local.files.filter((file) => {
     const uri = writer ? paths.uri(paths.dataKey(file.place, writer)) : undefined;
     if (uri) mine.add(uri);
-    if (uri && live.has(uri)) continue;
-    if (isEmpty(file.path)) continue;
-    notCommitted += 1;
-    const at = file.writtenAt ?? local.publishedAt;
-    since = since === undefined ? at : Math.min(since, at);
-  }
+    return !(uri && live.has(uri));
+  });
+  // Only the files the remote lacks are opened (a footer each): none when it is current.
+  const empty: boolean[] = [];
+  for (let at = 0; at < unknown.length; at += FOOTERS_AT_ONCE)
+    empty.push(...(await Promise.all(unknown.slice(at, at + FOOTERS_AT_ONCE).map((f) => isEmpty(f.path)))));
+  const missing = unknown.filter((_, i) => !empty[i]);
+  const notCommitted = missing.length;
+  let since =
+    missing.length > 0 ? Math.min(...missing.map((file) => file.writtenAt ?? local.publishedAt)) : undefined;
   let notRemoved = 0;
   if (writer)
     for (const uri of live.keys()) if (paths.isWriters(uri, writer) && !mine.has(uri)) notRemoved += 1;
@@ -103,13 +109,16 @@ function tableLag(
   };
 }
 
+/** Footers read at once: the loop handles each batch's replies between other work (a sink's acknowledgements). */
+const FOOTERS_AT_ONCE = 16;
+
 /**
  * A live file of no rows (never uploaded). A file gone since it was listed (a swap, a sweep)
  * counts as empty; one whose footer cannot be read, as a file to commit.
  */
-function isEmpty(path: string): boolean {
+async function isEmpty(path: string): Promise<boolean> {
   try {
-    return parquetRowCount(path) === 0;
+    return (await parquetRowCount(path)) === 0;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }

@@ -33,8 +33,11 @@ export interface RunningSink {
   /** Publishes every acknowledged delivery not yet in the warehouse now; rejects if the publish fails. */
   publishNow(): Promise<LoadResult>;
   stats(): SinkStats;
-  /** Runs the notifications' watch now (it runs every WATCH_EVERY_MS anyway; tests call it). */
-  checkHealthNow(): void;
+  /**
+   * Runs the notifications' watch now (it runs every WATCH_EVERY_MS anyway; tests call it): its
+   * checks run at once, the remote's (asynchronous) by the time the promise resolves.
+   */
+  checkHealthNow(): Promise<void>;
   /**
    * Graceful stop: stop accepting connections, let in-flight requests finish (their commits
    * included), publish what is pending (a failure is logged: the rows stay in the inbox for
@@ -74,7 +77,7 @@ export async function startSink(options: SinkOptions, inject: SinkInjections = {
     url: `http://${host}:${port}`,
     port,
     publishNow: () => parts.loader.loadNow(),
-    checkHealthNow: () => watch?.tick(),
+    checkHealthNow: async () => watch?.tick(),
     stats: () => statsOf(parts, server),
     close: () => {
       closed ??= closeSink(server, parts, watch, logger).finally(() => lock.release());

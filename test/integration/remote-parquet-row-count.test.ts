@@ -29,7 +29,7 @@ describe('parquetRowCount', () => {
       for (const [name, select, expected] of cases) {
         const path = join(dir, `${name}.parquet`);
         await connection.run(`copy (${select}) to '${path}' (format parquet, row_group_size 100000)`);
-        expect(parquetRowCount(path), name).toBe(expected);
+        expect(await parquetRowCount(path), name).toBe(expected);
       }
     } finally {
       connection.closeSync();
@@ -37,9 +37,9 @@ describe('parquetRowCount', () => {
     }
   });
 
-  it('refuses a file that is no Parquet file, in one line naming it', () => {
+  it('refuses a file that is no Parquet file, in one line naming it', async () => {
     const path = join(tempDir('cw-prc-'), 'not.parquet');
     writeFileSync(path, 'hello, this is not parquet at all');
-    expect(() => parquetRowCount(path)).toThrow(/not\.parquet is not a Parquet file/);
+    await expect(parquetRowCount(path)).rejects.toThrow(/not\.parquet is not a Parquet file/);
   });
 });

@@ -236,7 +236,7 @@ describe.skipIf(missing)('watching the remote lake', () => {
         expect((await sink.publishNow()).publishes).toBe(1);
       };
       const tick = async () => {
-        sink.checkHealthNow();
+        await sink.checkHealthNow();
         await notifier.settled();
       };
 
