@@ -40,16 +40,22 @@ describe('query output (built CLI)', () => {
     const out = await query(ROWS);
     expect(out.code, out.stderr).toBe(0);
     const shown = out.stdout.split('\n').filter(Boolean);
-    expect(shown).toHaveLength(6); // header, rule, 3 rows, count
+    expect(shown).toHaveLength(7); // header, rule, 3 rows (one on two lines), count
     expect(shown[0]).toMatch(/^\s+n │ long_text\s+│ name$/);
     expect(shown[1]).toMatch(/^─+┼─+┼─+$/);
     expect(shown.slice(2).some((line) => /^[─┼├┤]+$/.test(line))).toBe(false);
     expect(shown[3]).toContain(LONG);
-    // The newline and the tab are shown escaped: the row stays on its line.
-    expect(shown[3]).toContain('line one\\nline two\\tend');
+    // A value of two lines takes two, the second marked as going on; the tab is shown escaped.
+    expect(shown[3]).toMatch(/ │ line one$/);
+    expect(shown[4]).toMatch(/^ {4} ┊ {301} ┊ line two\\tend$/);
     expect(shown[2]).toMatch(/^\s+1 │/); // numbers aligned right
-    expect(shown[4]).toMatch(/^ 333 │/);
-    expect(shown[5]).toBe('(3 rows)');
+    expect(shown[5]).toMatch(/^ 333 │/);
+    expect(shown[6]).toBe('(3 rows)');
+
+    // A query plan is a text of many lines: each its own.
+    const plan = lines((await query('explain select count(*) from campaign_metrics')).stdout);
+    expect(plan[2]).toMatch(/^ physical_plan │ ┌─+┐$/);
+    expect(plan[3]).toMatch(/^ {14} ┊ │ .+ │$/);
   });
 
   it('COLUMNS or --width fits each line, long cells cut with …, and says so', async () => {
@@ -63,7 +69,7 @@ describe('query output (built CLI)', () => {
       expect(shown[1]).toMatch(/^─+┼─+┼─+$/); // still a table at this width
       for (const line of shown.slice(0, -1)) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
       expect(shown[3]).toMatch(/ │ x+… │ /);
-      expect(shown[4]).toMatch(/日本語.*…$/);
+      expect(shown[5]).toMatch(/日本語.*…$/);
       expect(shown.at(-1)).toBe(`(3 rows; cut to ${width} columns, --width 0 for whole values)`);
     }
     const whole = await query(ROWS, ['--width', '0'], { COLUMNS: '40' });

@@ -24,5 +24,7 @@ describe('display width', () => {
     expect(terminalText('a\nb\tc\r')).toBe('a\\nb\\tc\\r');
     expect(terminalText('\u001b[31mred')).toBe('\\u001b[31mred');
     expect(terminalText('\u0085next')).toBe('\\u0085next');
+    // Kept as lines (a table cell of several lines): \r\n as \n, the last one dropped.
+    expect(terminalText('plan\r\n│ a\t│\n', true)).toBe('plan\n│ a\\t│');
   });
 });

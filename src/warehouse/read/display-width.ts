@@ -39,9 +39,16 @@ const WIDE: readonly (readonly [number, number])[] = [
   [0x20000, 0x3fffd],
 ];
 
-/** `text` with each control character written as an escape: `\n`, `\t`, `\u001b`. */
-export function terminalText(text: string): string {
-  return text.replace(CONTROL, (c) => ESCAPED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * `text` with each control character written as an escape: `\n`, `\t`, `\u001b`. With `lines`,
+ * its line breaks stay (a query plan, a text of several lines, reads line by line): `\r\n`
+ * becomes `\n`, and a last one is dropped.
+ */
+export function terminalText(text: string, lines = false): string {
+  const source = lines ? text.replaceAll('\r\n', '\n').replace(/\n$/, '') : text;
+  return source.replace(CONTROL, (c) =>
+    lines && c === '\n' ? c : (ESCAPED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 /** The columns `text` takes in a terminal (its control characters already escaped). */

@@ -37,9 +37,9 @@ export function formatResult(result: QueryResult, format: QueryFormat, options: 
       const types = result.types ?? [];
       const rendered = renderText(
         {
-          columns: result.columns.map(terminalText),
+          columns: result.columns.map((name) => terminalText(name)),
           rows: result.rows.map((row) =>
-            row.map((value) => terminalText(value === null ? 'NULL' : String(value))),
+            row.map((value) => terminalText(value === null ? 'NULL' : String(value), true)),
           ),
           numeric: result.columns.map(
             (_, i) =>

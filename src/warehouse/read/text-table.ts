@@ -12,10 +12,15 @@ export const MIN_COLUMN_WIDTH = 12;
 /** The longest a column name takes in a record's left column, as a share of the width. */
 const MAX_LABEL_SHARE = 0.4;
 const SEPARATOR = ' │ ';
+/** Between the cells of a row's second and later lines: the row goes on (psql marks it with +). */
+const GOES_ON = ' ┊ ';
 
 export interface TextTable {
   readonly columns: readonly string[];
-  /** Each cell's text, control characters escaped (display-width.ts's terminalText). */
+  /**
+   * Each cell's text, control characters escaped but its line breaks kept (display-width.ts's
+   * terminalText): a cell of several lines (a query plan) takes as many, the others left blank.
+   */
   readonly rows: readonly (readonly string[])[];
   /** Per column: numbers, aligned right and never cut (a cut figure reads as another one). */
   readonly numeric: readonly boolean[];
@@ -44,9 +49,11 @@ export function renderText(
 
 /** Each column's width, or undefined when they cannot all be read within `width`. */
 function columnWidths(table: TextTable, width: number | undefined): number[] | undefined {
-  const natural = table.columns.map((name, i) =>
-    Math.max(displayWidth(name), ...table.rows.map((row) => displayWidth(row[i] ?? ''))),
-  );
+  const natural = table.columns.map(displayWidth);
+  for (const row of table.rows)
+    row.forEach((cell, i) => {
+      natural[i] = Math.max(natural[i] ?? 0, cellWidth(cell));
+    });
   if (width === undefined) return natural;
   // One space before the first column and after the last (a line as wide as the terminal wraps
   // in some), SEPARATOR between columns.
@@ -87,18 +94,31 @@ function widestCap(widths: readonly number[], room: number): number | undefined 
 
 function tableText(table: TextTable, widths: readonly number[], bold = false): Rendered {
   let cut = false;
-  const line = (cells: readonly string[], style: (text: string) => string = (t) => t) =>
+  const line = (cells: readonly string[], style: (text: string) => string = (t) => t, between = SEPARATOR) =>
     ` ${cells
       .map((cell, i) => {
         const fitted = fitWidth(cell, widths[i]!);
         cut ||= fitted.cut;
         return style(padWidth(fitted.text, widths[i]!, table.numeric[i]));
       })
-      .join(SEPARATOR)}`.trimEnd();
-  const head = line(table.columns, bold ? boldText : undefined);
-  const rule = widths.map((w) => '─'.repeat(w + 2)).join('┼');
-  const body = table.rows.map((row) => line(row));
-  return { text: `${[head, rule, ...body].join('\n')}\n`, cut, layout: 'table' };
+      .join(between)}`.trimEnd();
+  const lines = [
+    line(table.columns, bold ? boldText : undefined),
+    widths.map((w) => '─'.repeat(w + 2)).join('┼'),
+  ];
+  for (const row of table.rows) {
+    const cells = row.map((cell) => cell.split('\n'));
+    const height = Math.max(1, ...cells.map((c) => c.length));
+    for (let k = 0; k < height; k++)
+      lines.push(
+        line(
+          cells.map((c) => c[k] ?? ''),
+          undefined,
+          k === 0 ? SEPARATOR : GOES_ON,
+        ),
+      );
+  }
+  return { text: `${lines.join('\n')}\n`, cut, layout: 'table' };
 }
 
 function recordsText(table: TextTable, width: number | undefined, bold = false): Rendered {
@@ -115,21 +135,34 @@ function recordsText(table: TextTable, width: number | undefined, bold = false):
   });
   const lines: string[] = [];
   table.rows.forEach((row, r) => {
-    const values = row.map((cell) => {
-      if (valueWidth === undefined) return cell;
-      const fitted = fitWidth(cell, valueWidth);
-      cut ||= fitted.cut;
-      return fitted.text;
-    });
-    const widest = Math.max(0, ...values.map(displayWidth));
+    const values = row.map((cell) =>
+      cell.split('\n').map((text) => {
+        if (valueWidth === undefined) return text;
+        const fitted = fitWidth(text, valueWidth);
+        cut ||= fitted.cut;
+        return fitted.text;
+      }),
+    );
+    const widest = Math.max(0, ...values.flat().map(displayWidth));
     const title = `─[ row ${r + 1} ]`;
     const ruleWidth = Math.min(width ?? Number.POSITIVE_INFINITY, labelWidth + SEPARATOR.length + widest);
     lines.push(title + '─'.repeat(Math.max(0, ruleWidth - displayWidth(title))));
-    values.forEach((value, i) => {
-      lines.push(`${labels[i]}${SEPARATOR}${value}`.trimEnd());
+    const blank = ' '.repeat(labelWidth);
+    values.forEach((valueLines, i) => {
+      valueLines.forEach((value, k) => {
+        lines.push(`${k === 0 ? labels[i] : blank}${SEPARATOR}${value}`.trimEnd());
+      });
     });
   });
   return { text: lines.length ? `${lines.join('\n')}\n` : '', cut, layout: 'records' };
+}
+
+/** The columns a cell takes: its widest line's. */
+function cellWidth(cell: string): number {
+  if (!cell.includes('\n')) return displayWidth(cell);
+  let widest = 0;
+  for (const text of cell.split('\n')) widest = Math.max(widest, displayWidth(text));
+  return widest;
 }
 
 function boldText(text: string): string {
