@@ -60,16 +60,7 @@ function tableStatus(t: TableLag): RemoteTableStatus {
 export function formatRemoteStatus(remotes: readonly RemoteStatus[]): string[] {
   const out: string[] = [];
   for (const r of remotes) {
-    const lagging = r.tables.filter((t) => t.behind).length;
-    out.push(
-      `remote ${r.url}${r.configured ? '' : ' (not configured now)'}: ` +
-        (r.tables.length === 0
-          ? 'nothing to commit yet'
-          : lagging
-            ? `${lagging} of ${r.tables.length} tables behind the local lake (the next publish or \`campaign-warehouse remote push\` commits them)`
-            : `all ${r.tables.length} tables current`) +
-        ', as this data directory last committed it',
-    );
+    out.push(`remote ${r.url}${r.configured ? '' : ' (not configured now)'}: ${headline(r)}`);
     for (const t of r.tables) {
       const at = t.committedAt
         ? `v${t.version}  snapshot ${t.snapshotId}  committed ${t.committedAt}`
@@ -84,4 +75,13 @@ export function formatRemoteStatus(remotes: readonly RemoteStatus[]): string[] {
     }
   }
   return out;
+}
+
+function headline(r: RemoteStatus): string {
+  if (r.tables.length === 0) return 'nothing committed, nothing to commit yet';
+  const lagging = r.tables.filter((t) => t.behind).length;
+  const state = lagging
+    ? `${lagging} of ${r.tables.length} tables behind the local lake (the next publish or \`campaign-warehouse remote push\` commits them)`
+    : `all ${r.tables.length} tables current`;
+  return `${state}, as this data directory last committed it`;
 }
