@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 
 const made: string[] = [];
 
@@ -21,4 +21,25 @@ export function tempDir(prefix: string): string {
 export function removableTempDir(prefix: string): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A fresh folder for each test of the calling describe block (or file), removed after that
+ * test: registers the beforeEach and afterEach. Read `dir` inside a test or hook.
+ */
+export function tempDirEachTest(prefix: string): { readonly dir: string } {
+  let current: { dir: string; remove: () => void } | undefined;
+  beforeEach(() => {
+    current = removableTempDir(prefix);
+  });
+  afterEach(() => {
+    current?.remove();
+    current = undefined;
+  });
+  return {
+    get dir() {
+      if (!current) throw new Error(`tempDirEachTest(${prefix}): read outside a test`);
+      return current.dir;
+    },
+  };
 }

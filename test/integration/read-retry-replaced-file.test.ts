@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lakePath } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { withReadOnly } from '../../src/warehouse/read/query-read-only.js';
@@ -10,18 +10,14 @@ import {
   REPLACED_FILE_RETRIES,
   retryReplacedFile,
 } from '../../src/warehouse/read/retry-replaced-file.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { deliveryBatch } from '../helpers/warehouse-stream-rows.js';
 
 const DAY = '2026-11-21';
 const batch = (n: number) => deliveryBatch(n, 10, DAY);
 
 describe("this tool's reads run a query again when a publish replaced a file it had listed", () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-read-retry-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-read-retry-');
 
   /**
    * After the first (publishFirst), publishes batches up to `publishes`, each merging parts

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Row } from '../../src/normalize/rows.js';
 import { publishedPath, publishLockPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
@@ -9,7 +9,7 @@ import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { spawnHelper } from '../helpers/warehouse-child.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';
@@ -46,11 +46,7 @@ function sha256(path: string): string {
 }
 
 describe('readers never wait, writers never wait (separate processes)', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-warehouse-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-warehouse-');
 
   it('a reader holding its connection open does not block publishes and sees each at its next query', async () => {
     await publishStream(data.dir, batch(1));

@@ -9,12 +9,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { liveTargets, maintainLake, versionFiles } from '../../src/warehouse/lake/testing.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
@@ -74,11 +74,7 @@ function plantSwap(
 }
 
 describe('what a crash leaves in the lake', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-lake-crash-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-lake-crash-');
 
   it("the upkeep removes a killed swap's links, then their versions; the live links and their files stay", async () => {
     await stageAndPublish(data.dir, TODAY, ['all', 'vip']);

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lakePath, linkedFiles, StreamKeys } from '../../src/warehouse/lake/testing.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';
 
 function batch(ids: string[], deliveryId: number): StreamBatch {
@@ -28,11 +28,7 @@ async function count(dir: string, table: string): Promise<number> {
 }
 
 describe('exactly-once across a crash between the lake and the key set', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-lake-keys-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-lake-keys-');
 
   it('keys recorded for a part that never went live are dropped: the redelivered documents land', async () => {
     await publishStream(data.dir, batch(['a'], 1));

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, utimes
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cloneDays, datesAfter, writeBytes } from '../../bench/lake-history.js';
 import type { Row } from '../../src/normalize/rows.js';
 import { catalogIsCurrent, liveTargets, sweepVersions } from '../../src/warehouse/lake/testing.js';
@@ -13,7 +13,7 @@ import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
@@ -85,11 +85,7 @@ async function streamPublishBytes(dir: string, day: string): Promise<Written> {
 }
 
 describe('the lake on disk', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-lake-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-lake-');
 
   it('a publish writes about the same bytes with a long history as with one day (/proc/self/io)', async () => {
     const short = join(data.dir, 'short');

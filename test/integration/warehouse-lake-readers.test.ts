@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Row } from '../../src/normalize/rows.js';
 import { publishedPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { maintainLake } from '../../src/warehouse/lake/index.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { type Child, spawnHelper } from '../helpers/warehouse-child.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
@@ -62,11 +62,7 @@ async function finish(reader: Child): Promise<Result> {
 }
 
 describe('the lake under a reader that keeps one connection open', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-lake-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-lake-');
 
   it('sees each sync and sink publish at its next query: never an error, a half-published table or a duplicate', async () => {
     await stageAndPublish(data.dir, '2026-11-19', ['all', 'vip']);

@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Row } from '../../src/normalize/rows.js';
 import { publishedPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { STREAM_MERGE_FANOUT, streamTier } from '../../src/warehouse/lake/testing.js';
 import { publishStream } from '../../src/warehouse/publish-stream.js';
 import type { StreamBatch } from '../../src/warehouse/types.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { type Child, spawnHelper } from '../helpers/warehouse-child.js';
 import { streamDocument } from '../helpers/warehouse-stream-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
@@ -48,11 +48,7 @@ async function seenDocs(reader: Child, docs: number): Promise<void> {
 }
 
 describe("today's sink parts merged as they accumulate", () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-lake-merge-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-lake-merge-');
 
   it('keeps a few files per day; a reader holding one connection sees every publish, no row twice or lost', async () => {
     await stageAndPublish(data.dir, '2026-11-19', ['all', 'vip']);

@@ -1,21 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyMigrations, listMigrations } from '../../src/warehouse/duckdb/apply-migrations.js';
 import { openDatabase } from '../../src/warehouse/duckdb/open-database.js';
 import { publishedPath, stagingPath } from '../../src/warehouse/duckdb/warehouse-paths.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { sampleRun } from '../helpers/warehouse-rows.js';
 
 describe('warehouse migrations', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-warehouse-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-warehouse-');
 
   it('lists the shipped migrations in version order', () => {
     const versions = listMigrations().map((m) => m.version);

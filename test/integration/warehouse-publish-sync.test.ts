@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { publishWarehouse, upsertEntities } from '../../src/warehouse/lake/index.js';
 import { publishRunRecord } from '../../src/warehouse/publish-run-record.js';
 import { publishSync } from '../../src/warehouse/publish-sync.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 import { sampleRun, sampleUnitRows } from '../helpers/warehouse-rows.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
 
@@ -17,11 +17,7 @@ async function count(dir: string, table: string): Promise<number> {
 }
 
 describe('publishSync', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-warehouse-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-warehouse-');
 
   it('publishes staged rows and records the run with rows_written', async () => {
     const result = await stageAndPublish(data.dir, '2026-11-20', ['all', 'vip']);
@@ -145,11 +141,7 @@ describe('publishSync', () => {
 });
 
 describe('publishWarehouse', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-warehouse-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-warehouse-');
 
   const memoryLimit = async (connection: DuckDBConnection) =>
     String((await connection.runAndReadAll("select current_setting('memory_limit')")).getRows()[0]![0]);

@@ -1,11 +1,11 @@
 import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/warehouse/duckdb/open-database.js';
 import { APPENDER_FLUSH_ROWS } from '../../src/warehouse/duckdb/table-appender.js';
 import { toPlain } from '../../src/warehouse/read/query-read-only.js';
 import { openStaging } from '../../src/warehouse/staging/open-staging.js';
-import { removableTempDir } from '../helpers/temp-dir.js';
+import { tempDirEachTest } from '../helpers/temp-dir.js';
 
 async function readAll(path: string, sql: string): Promise<unknown[][]> {
   const db = await openDatabase(path, { access_mode: 'READ_ONLY' });
@@ -17,11 +17,7 @@ async function readAll(path: string, sql: string): Promise<unknown[][]> {
 }
 
 describe('openStaging', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-warehouse-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-warehouse-');
 
   it('converts every column type, fills missing columns with NULL and ignores unknown ones', async () => {
     const staging = await openStaging(data.dir, '2026-11-20');
@@ -198,11 +194,7 @@ describe('openStaging', () => {
 });
 
 describe('staging commits', () => {
-  let data: ReturnType<typeof removableTempDir>;
-  beforeEach(() => {
-    data = removableTempDir('cw-staging-commit-');
-  });
-  afterEach(() => data.remove());
+  const data = tempDirEachTest('cw-staging-commit-');
 
   const stats = (campaign: string, count = 1) => ({
     post_stats: Array.from({ length: count }, (_, i) => ({
