@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { processIsAlive } from '../../util/process-is-alive.js';
 import { sqlIdentifier } from './warehouse-paths.js';
 
 /**
@@ -179,16 +180,6 @@ function removeOrphanSpills(root: string): void {
   }
   for (const name of names) {
     const pid = SPILL_FOLDER.exec(name)?.[1];
-    if (pid && !isAlive(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (pid && !processIsAlive(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
   }
 }
