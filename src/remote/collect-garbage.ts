@@ -7,7 +7,7 @@ import type { S3Store } from './s3-store.js';
 /** Objects a sweep after a commit lists at most: its cost does not grow with the table's history. */
 export const SWEEP_PAGE = 100;
 
-/** Where a sweep of a table's objects starts and how far it goes: undefined, all of them. */
+/** Where a sweep of a table's objects starts and how far it goes. */
 export interface SweepPage {
   /** The last key the previous sweep listed ('' from the start). */
   readonly after: string;
@@ -15,9 +15,9 @@ export interface SweepPage {
 }
 
 export interface CollectOptions {
-  /** A page of the table's objects to sweep (default: all of them). */
-  readonly page?: SweepPage;
-  /** Snapshots the commit just expired: what they alone referenced goes without waiting for the sweep. */
+  /** A sweep of the table's listed objects: all of them, or a page of them (default: none). */
+  readonly sweep?: SweepPage | 'all';
+  /** Snapshots the commit just expired: what they alone referenced goes without a listing. */
   readonly expired?: readonly Snapshot[];
 }
 
@@ -31,10 +31,11 @@ export interface CollectOptions {
  * may have uploaded it for a commit it has not made yet. Two ways to find them, so that a
  * commit's cost follows its change: what the snapshots the commit `expired` referenced and no
  * retained one does (their lists, manifests and files, older than the retention as those
- * snapshots are; no listing), and a sweep of the listed objects: every one, or `page.count` of
- * them after `page.after` (a sweep spread over commits, each page taking up where the last
- * stopped, starting over after the last key), which finds what a crash or a lost race left.
- * Returns how many objects went and where the next page starts.
+ * snapshots are; no listing), and a `sweep` of the listed objects: every one, or `count` of
+ * them after `after` (a sweep spread over commits, each page taking up where the last stopped,
+ * starting over after the last key), which finds what a crash or a lost race left and the
+ * metadata files out of the log. Returns how many objects went and where the next page starts
+ * ('' after the last key).
  */
 export async function collectGarbage(
   store: S3Store,
@@ -44,10 +45,11 @@ export async function collectGarbage(
   retentionMs: number,
   options: CollectOptions = {},
 ): Promise<{ deleted: number; after: string }> {
-  const { page } = options;
+  const { sweep } = options;
+  const after = typeof sweep === 'object' ? sweep.after : '';
   const keep = await referencedBy(store, paths, table.metadata.snapshots, table.manifests);
   // A retained snapshot whose list or a manifest is gone cannot be checked: keep everything.
-  if (!keep) return { deleted: 0, after: page?.after ?? '' };
+  if (!keep) return { deleted: 0, after };
   keep.add(paths.hintKey);
   keep.add(paths.versionKey(table.version));
   for (const entry of table.metadata['metadata-log']) {
@@ -62,13 +64,17 @@ export async function collectGarbage(
     const version = /\/v(\d+)\.metadata\.json$/.exec(key)?.[1];
     return version !== undefined && Number(version) >= table.version;
   };
-  const listed = page
-    ? await store.listAfter(paths.key, page.after, page.count)
-    : { objects: await store.list(paths.key), more: false };
-  for (const o of listed.objects)
+  const listed =
+    sweep === 'all'
+      ? { objects: await store.list(paths.key), more: false }
+      : sweep
+        ? await store.listAfter(paths.key, sweep.after, sweep.count)
+        : undefined;
+  for (const o of listed?.objects ?? [])
     if (!keep.has(o.key) && !newer(o.key) && now - o.lastModified >= retentionMs) doomed.add(o.key);
   await store.delete([...doomed]);
-  return { deleted: doomed.size, after: listed.more ? (listed.objects.at(-1)?.key ?? '') : '' };
+  const next = !listed ? after : listed.more ? (listed.objects.at(-1)?.key ?? '') : '';
+  return { deleted: doomed.size, after: next };
 }
 
 /**

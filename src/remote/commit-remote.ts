@@ -37,9 +37,8 @@ export interface RemoteCommitResult {
   readonly bytesUp: number;
 }
 
-/** A table's garbage is swept (a page of its objects) at most this often when its snapshots expire (push: all, always). */
-export const COLLECT_INTERVAL_MS = 10 * 60_000;
-const lastCollected = new Map<string, number>();
+/** A table's objects are swept (a page of them) at most this often, and at most once a retention (push: all, always). */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 type LakeLinks = LakeTableFiles['links'];
 
@@ -126,22 +125,29 @@ export async function commitRemote(
       marks[name] = committed;
       saveState(dataDir, remote.url, state);
       if (commit) commits.push(commit);
-      const due = now() - (lastCollected.get(paths.location) ?? 0) >= COLLECT_INTERVAL_MS;
-      if (table.metadata && (options.verify || (commit && commit.expired.length > 0 && due))) {
-        lastCollected.set(paths.location, now());
+      // What the expired snapshots alone referenced goes at once. A sweep page, for what a crash
+      // or a lost race left (rare, and never deletable before it is older than the retention),
+      // at most once a retention.
+      const expired = commit?.expired ?? [];
+      const last = swept[name];
+      const sweepDue =
+        commit !== undefined && now() - (last?.at ?? 0) >= Math.max(retentionMs, SWEEP_INTERVAL_MS);
+      if (table.metadata && (options.verify || expired.length > 0 || sweepDue)) {
+        const sweep = options.verify
+          ? 'all'
+          : sweepDue
+            ? { after: last?.after ?? '', count: SWEEP_PAGE }
+            : undefined;
         const collected = await collectGarbage(
           store,
           paths,
           { ...table, metadata: table.metadata },
           now(),
           retentionMs,
-          {
-            ...(options.verify ? {} : { page: { after: swept[name] ?? '', count: SWEEP_PAGE } }),
-            expired: commit?.expired ?? [],
-          },
+          { ...(sweep ? { sweep } : {}), expired },
         );
         deleted += collected.deleted;
-        swept[name] = collected.after;
+        if (sweep) swept[name] = { at: now(), after: collected.after };
         saveState(dataDir, remote.url, state);
       }
     } catch (error) {

@@ -49,8 +49,11 @@ export interface RemoteState {
    * look: a publish's commit lists only the links that moved. Absent for a table: every link.
    */
   links?: Record<string, Record<string, string>>;
-  /** Per table, the last key garbage collection's sweep listed (absent: from the start). */
-  swept?: Record<string, string>;
+  /**
+   * Per table, garbage collection's last sweep: when (the commits' clock) and the last key it
+   * listed ('' when it reached the end: the next starts over).
+   */
+  swept?: Record<string, { readonly at: number; readonly after: string }>;
 }
 
 function statePath(dataDir: string, url: string): string {
