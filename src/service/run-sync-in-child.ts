@@ -28,7 +28,8 @@ export interface SyncInChildInput {
  * environment (CW_API_KEY never goes on its command line) and stderr (its JSON log lines);
  * its summary is logged here and resolved. Aborting sends SIGTERM: the sync stops at a safe point and stays
  * resumable; so does it when this process dies without a word (SIGKILL), through the IPC
- * channel the child watches. Resolves on exit 0; otherwise rejects with the child's last
+ * channel the child watches. Resolves with the summary on exit 0, and on exit 1 after a summary
+ * (the local run succeeded, its remote commit did not); otherwise rejects with the child's last
  * line of stderr.
  */
 export function runSyncInChild(input: SyncInChildInput): Promise<SyncSummary | undefined> {
@@ -65,9 +66,12 @@ export function runSyncInChild(input: SyncInChildInput): Promise<SyncSummary | u
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       input.signal.removeEventListener('abort', stop);
-      if (code === 0) {
-        const line = stdout.trim().split('\n').at(-1);
-        const summary = line ? (JSON.parse(line) as SyncSummary) : undefined;
+      const summary = summaryOf(stdout);
+      if (code === 0 || (code === 1 && summary)) {
+        // Exit 1 after a summary: the run and its publish stand, only the remote commit failed.
+        // Running the sync again would ask the API for nothing new; the next publish or
+        // `remote push` catches the remote up, and remote_behind tells of the lag.
+        if (code !== 0) input.logger.warn({ error: lastError }, 'sync published; its remote commit failed');
         input.logger.info(summary ?? {}, 'sync finished');
         resolve(summary);
         return;
@@ -75,4 +79,15 @@ export function runSyncInChild(input: SyncInChildInput): Promise<SyncSummary | u
       reject(new Error(lastError || `sync exited with ${signal ?? `code ${code}`}`));
     });
   });
+}
+
+/** The summary `sync --json` prints as its last line of stdout once the run succeeded. */
+function summaryOf(stdout: string): SyncSummary | undefined {
+  const line = stdout.trim().split('\n').at(-1);
+  if (!line?.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(line) as SyncSummary;
+  } catch {
+    return undefined;
+  }
 }

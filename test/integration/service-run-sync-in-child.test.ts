@@ -90,6 +90,42 @@ describe('runSyncInChild', () => {
     expect(runs(join(root, 'bad-key'))).toMatchObject([{ status: 'failed', trigger: 'retry', failures: 1 }]);
   });
 
+  it('a run whose remote commit failed resolves with its summary: serve does not sync again for the remote', async () => {
+    process.env.CW_API_KEY = 'sim-key';
+    const dataDir = join(root, 'remote-down');
+    const warnings: { error?: string }[] = [];
+    const watching = { ...logger, warn: (fields: { error?: string }) => warnings.push(fields), info() {} };
+    // The object store is a closed port on loopback: every remote commit fails, the local publish stands.
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9',
+      AWS_ACCESS_KEY_ID: 'test-key-id',
+      AWS_SECRET_ACCESS_KEY: 'test-secret-never-shown',
+      AWS_REGION: 'us-east-1',
+      AWS_MAX_ATTEMPTS: '1',
+    });
+    try {
+      const summary = await runSyncInChild({
+        force: true,
+        snapshotDate: '2026-11-20',
+        trigger: 'scheduled',
+        dataDir,
+        baseUrl: sim.url,
+        remote: 's3://lake-bucket/warehouse',
+        signal: new AbortController().signal,
+        logger: watching as unknown as typeof logger,
+      });
+      expect(summary).toMatchObject({ snapshotDate: '2026-11-20' });
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+    expect(runs(dataDir)).toMatchObject([{ status: 'succeeded', trigger: 'scheduled', failures: 0 }]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.error).toMatch(/^campaign-warehouse: .*lake-bucket.*127\.0\.0\.1/);
+    expect(warnings[0]?.error).not.toContain('test-secret-never-shown');
+  });
+
   it('aborting stops the running child at a safe point: its run is not marked succeeded', async () => {
     process.env.CW_API_KEY = 'sim-key';
     const abort = new AbortController();
