@@ -14,6 +14,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RemoteTableStatus } from '../../src/cli/remote-status.js';
 import { latestCompletedRefresh } from '../../src/extract/snapshot-date.js';
 import { Notifier } from '../../src/notify/notifier.js';
 import type { NotifyMessage } from '../../src/notify/notify-event.js';
@@ -44,16 +45,7 @@ interface StatusJson {
     url: string;
     configured: boolean;
     behind: boolean;
-    tables: {
-      table: string;
-      version: number;
-      snapshotId: number | null;
-      committedAt: string | null;
-      behind: boolean;
-      filesNotCommitted: number;
-      filesNotRemoved: number;
-      behindSince: string | null;
-    }[];
+    tables: RemoteTableStatus[];
   }[];
 }
 
