@@ -104,7 +104,8 @@ function tableText(table: TextTable, widths: readonly number[], bold = false): R
       .join(between)}`.trimEnd();
   const lines = [
     line(table.columns, bold ? boldText : undefined),
-    widths.map((w) => '─'.repeat(w + 2)).join('┼'),
+    // As wide as the rows: no trailing space after the last column, so no wrap at the last column.
+    widths.map((w, i) => '─'.repeat(i === widths.length - 1 ? w + 1 : w + 2)).join('┼'),
   ];
   for (const row of table.rows) {
     const cells = row.map((cell) => cell.split('\n'));
