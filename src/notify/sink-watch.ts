@@ -66,6 +66,8 @@ export interface SinkWatch {
 export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
   let refusalsSeen = 0;
   let commitsAtRefusal = 0;
+  let looks: Promise<void> = Promise.resolve();
+  let looking = false;
   const tick = async () => {
     try {
       const now = o.notifier.now().getTime();
@@ -100,15 +102,29 @@ export function startSinkWatch(o: SinkWatchOptions): SinkWatch {
       failed(error);
     }
     // The remote's look reads the lake's links asynchronously: the sink's event loop stays free.
-    if (o.remote)
-      await checkRemoteBehind(o.notifier, o.dataDir, o.remote, o.health.remoteFailure).catch(failed);
+    if (o.remote) {
+      // One look at a time, each after the one before: a slow look (a first one at a long
+      // history) is never run twice at once.
+      const remote = o.remote;
+      looks = looks.then(() =>
+        checkRemoteBehind(o.notifier, o.dataDir, remote, o.health.remoteFailure).catch(failed),
+      );
+      await looks;
+    }
   };
   const failed = (error: unknown) =>
     o.logger.warn(
       { err: (error as Error).message },
       'notifications: check failed; retrying at the next tick',
     );
-  const timer = setInterval(() => void tick(), o.everyMs ?? WATCH_EVERY_MS);
+  // The timer skips a tick while the one before is still running; a caller's tick() always runs.
+  const timer = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    void tick().finally(() => {
+      looking = false;
+    });
+  }, o.everyMs ?? WATCH_EVERY_MS);
   timer.unref();
   return { tick, stop: () => clearInterval(timer) };
 }

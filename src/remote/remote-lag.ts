@@ -117,9 +117,22 @@ const FOOTERS_AT_ONCE = 16;
  * counts as empty; one whose footer cannot be read, as a file to commit.
  */
 async function isEmpty(path: string): Promise<boolean> {
+  const known = rowCounts.get(path);
+  if (known !== undefined) return known === 0;
   try {
-    return (await parquetRowCount(path)) === 0;
+    const rows = await parquetRowCount(path);
+    if (rowCounts.size >= ROW_COUNTS_KEPT) rowCounts.clear();
+    rowCounts.set(path, rows);
+    return rows === 0;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
+
+/**
+ * Row counts by path, kept across looks: a lake file's name is never reused for other bytes, so
+ * a sink's watch (every 30 s) and each /metrics scrape read a footer once, not at every look,
+ * even while nothing is committed yet and every file is one the remote lacks.
+ */
+const rowCounts = new Map<string, number>();
+const ROW_COUNTS_KEPT = 50_000;
