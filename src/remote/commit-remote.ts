@@ -1,4 +1,5 @@
 import type { RemoteConfig } from '../config/remote-config.js';
+import { withFileLock } from '../state/with-file-lock.js';
 import { describeLakeFiles, type LakeTableFiles, retentionFromEnv } from '../warehouse/index.js';
 import { collectGarbage, SWEEP_PAGE } from './collect-garbage.js';
 import { commitTable, type LocalFile, type LocalTable, liveFiles, type TableCommit } from './commit-table.js';
@@ -8,7 +9,7 @@ import { openStore } from './open-store.js';
 import { type RemoteTable, readRemoteTable } from './read-remote-table.js';
 import { RemoteFailure } from './remote-failure.js';
 import { TablePaths } from './remote-paths.js';
-import { loadState, saveState, writerId } from './remote-state.js';
+import { commitLockPath, loadState, saveState, writerId } from './remote-state.js';
 import type { S3Store } from './s3-store.js';
 import { epochDays } from './single-value.js';
 
@@ -60,6 +61,24 @@ export async function commitRemote(
   options: CommitRemoteOptions = {},
 ): Promise<RemoteCommitResult> {
   const store = options.store ?? (await openStore(remote));
+  return withFileLock(commitLockPath(dataDir), () => commitUnderLock(dataDir, remote, store, options), {
+    timeoutMs: COMMIT_LOCK_TIMEOUT_MS,
+    what: `remote ${remote.url}: another commit of this data directory holds the lock`,
+  });
+}
+
+/**
+ * How long a commit waits for another of the same data directory (a first upload of a long
+ * history can take a while) before it fails, to be caught up by the next one.
+ */
+const COMMIT_LOCK_TIMEOUT_MS = 60 * 60_000;
+
+async function commitUnderLock(
+  dataDir: string,
+  remote: RemoteConfig,
+  store: S3Store,
+  options: CommitRemoteOptions,
+): Promise<RemoteCommitResult> {
   const before = { ...store.stats };
   const now = options.now ?? Date.now;
   const retentionMs = remote.retentionMs ?? retentionFromEnv();
@@ -129,9 +148,14 @@ export async function commitRemote(
       // or a lost race left (rare, and never deletable before it is older than the retention),
       // at most once a retention.
       const expired = commit?.expired ?? [];
+      const dropped = commit && cached ? droppedMetadata(paths, cached, table) : [];
       const last = swept[name];
       const sweepDue =
         commit !== undefined && now() - (last?.at ?? 0) >= Math.max(retentionMs, SWEEP_INTERVAL_MS);
+      if (dropped.length > 0) {
+        await store.delete(dropped);
+        deleted += dropped.length;
+      }
       if (table.metadata && (options.verify || expired.length > 0 || sweepDue)) {
         const sweep = options.verify
           ? 'all'
@@ -180,6 +204,20 @@ function movedLinks(
   const folders = [...moved.map((link) => link.folder), ...gone];
   // The table's own link holds every folder of the table's files.
   return { links: moved, scope: folders.includes('') ? undefined : new Set(folders) };
+}
+
+/**
+ * The metadata files the commit's new metadata-log no longer lists (older than the retention,
+ * as the log keeps the rest): they go at once, without a listing, as Iceberg's
+ * write.metadata.delete-after-commit does.
+ */
+function droppedMetadata(paths: TablePaths, base: RemoteTable, next: RemoteTable): string[] {
+  const files = (table: RemoteTable) => [
+    ...(table.metadata?.['metadata-log'] ?? []).map((entry) => paths.keyOf(entry['metadata-file'])),
+    paths.versionKey(table.version),
+  ];
+  const kept = new Set(files(next));
+  return files(base).filter((key): key is string => key !== undefined && !kept.has(key));
 }
 
 /** The table named in the failure's line. */

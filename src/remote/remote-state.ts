@@ -61,6 +61,15 @@ function statePath(dataDir: string, url: string): string {
   return join(dataDir, REMOTE_DIR, `state-${hash}.json`);
 }
 
+/**
+ * The lock a data directory's commits hold, whatever the remote: a sink's loader, a sync that
+ * serve started and a `remote push` share one writer id and one state file, so one commits at
+ * a time (a state saved by one must not hide what another committed on top of it).
+ */
+export function commitLockPath(dataDir: string): string {
+  return join(dataDir, REMOTE_DIR, '.commit.lock');
+}
+
 export function loadState(dataDir: string, url: string): RemoteState {
   try {
     const state = JSON.parse(readFileSync(statePath(dataDir, url), 'utf8')) as RemoteState & { url?: string };

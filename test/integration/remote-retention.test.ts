@@ -4,6 +4,7 @@
  * that, never before; a file a live snapshot references is never deleted. The commits' clock
  * is moved forward (the store's own clock stamps the objects' ages).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { liveFiles } from '../../src/remote/commit-table.js';
 import {
@@ -13,7 +14,9 @@ import {
   readRemoteTable,
   TablePaths,
 } from '../../src/remote/index.js';
+import { commitLockPath } from '../../src/remote/remote-state.js';
 import type { S3Store } from '../../src/remote/s3-store.js';
+import { withFileLock } from '../../src/state/with-file-lock.js';
 import { publishStream } from '../../src/warehouse/index.js';
 import { motoMissing } from '../helpers/moto-server.js';
 import { documentsBatch } from '../helpers/remote-batches.js';
@@ -98,4 +101,62 @@ describe.skipIf(missing)('retention of the remote lake', () => {
     const rows = [...liveFiles(table.manifests).values()].reduce((n, e) => n + e.file.rows, 0);
     expect(rows).toBe(6);
   }, 240_000);
+
+  it('a commit deletes the metadata files its metadata-log dropped, without waiting for a sweep', async () => {
+    const MIN = 60_000;
+    const short = moto.remote('meta', { retentionMs: 15 * MIN });
+    const metaPaths = new TablePaths(short, 'stream_documents');
+    const dir = tempDataDir();
+    const t0 = Date.now();
+    // Commits at 0, 5, 10 and 16 minutes (the sweep, due every retention, runs at 0 and 16),
+    // then at 20 and 25: no sweep is due, yet v2 (written at 5) leaves the log at 25.
+    for (const [i, minutes] of [0, 5, 10, 16, 20, 25].entries()) {
+      await publishStream(dir, documentsBatch(`m${i}`, 1, `${today}T0${i}:00:00Z`));
+      await commitRemote(dir, short, { now: () => t0 + minutes * MIN });
+    }
+    const table = await readRemoteTable(store, metaPaths);
+    const logged = table.metadata!['metadata-log'].map((e) => metaPaths.keyOf(e['metadata-file']));
+    expect(logged).not.toContain(metaPaths.versionKey(2));
+    const versions = (await store.list(`${metaPaths.key}metadata/`))
+      .map((o) => o.key)
+      .filter((key) => key.endsWith('.metadata.json'));
+    expect(versions).not.toContain(metaPaths.versionKey(2));
+    expect(versions.sort()).toEqual([...logged, metaPaths.versionKey(table.version)].sort());
+  }, 240_000);
+
+  it("a data directory's commits take turns: one waits while another holds the commit lock", async () => {
+    const dir = tempDataDir();
+    const locked = moto.remote('lock');
+    await publishStream(dir, documentsBatch('l1', 2, `${today}T08:00:00Z`));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding!: () => void;
+    const taken = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    // Another holder of this data directory's commit lock (in a real deployment, the sink's
+    // loader while serve's sync commits).
+    const other = withFileLock(
+      commitLockPath(dir),
+      async () => {
+        holding();
+        await held;
+      },
+      { timeoutMs: 60_000, what: 'test' },
+    );
+    await taken;
+    let done = false;
+    const commit = commitRemote(dir, locked).then((result) => {
+      done = true;
+      return result;
+    });
+    await sleep(1_500);
+    expect(done).toBe(false);
+    release();
+    await other;
+    const result = await commit;
+    expect(result.commits.map((c) => c.table)).toContain('stream_documents');
+  }, 120_000);
 });
