@@ -39,7 +39,7 @@ export interface RemoteCommitResult {
 }
 
 /** A table's objects are swept (a page of them) at most this often, and at most once a retention (push: all, always). */
-export const SWEEP_INTERVAL_MS = 10 * 60_000;
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 type LakeLinks = LakeTableFiles['links'];
 

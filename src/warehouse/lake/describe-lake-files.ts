@@ -111,11 +111,6 @@ function linkPartition(spec: TableSpec): { partitionColumn?: string } {
   return spec.kind === 'stream' && spec.partitionColumn ? { partitionColumn: spec.partitionColumn } : {};
 }
 
-/** The data files of a table's current version(s): each partition link of a stream table, else the table's link. */
-export function listFiles(lake: string, table: Pick<LakeTable, 'name' | 'partitionColumn'>): LakeFile[] {
-  return readLinks(lake, table).flatMap((link) => linkFiles(lake, link));
-}
-
 /** A table's links and their versions: each partition link of a stream table (not the anchor's), else the table's link. */
 function readLinks(lake: string, table: Pick<LakeTable, 'name' | 'partitionColumn'>): LakeLink[] {
   const root = join(lake, table.name);
