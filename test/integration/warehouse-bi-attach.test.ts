@@ -48,7 +48,10 @@ describe("docs/deploy.md: a connector's in-memory database attaching the catalog
       expect(JSON.parse(await bi.nextLine())).toEqual({ ready: true });
       expect(await ask(bi)).toEqual({ rows: 2 });
 
-      // A publish while the connector queries: it never fails, and shows at its next query.
+      // A publish while the connector queries: no lock refuses it, and the publish shows at its
+      // next query. A query planned in the instant a swap replaces files may fail with DuckDB's
+      // `Cannot open file` (docs/lake.md, "Other readers"; the same query again succeeds): that
+      // one failure is the documented window, any other is not.
       const publishing = stageAndPublish(data.dir, '2026-11-20', ['all'], {
         runId: 'r2',
         campaigns: ['c1', 'c2'],
@@ -60,7 +63,10 @@ describe("docs/deploy.md: a connector's in-memory database attaching the catalog
       const during: { rows?: number; error?: string }[] = [];
       while (!done) during.push(await ask(bi));
       await publishing;
-      expect(during.filter((answer) => answer.error !== undefined)).toEqual([]);
+      const outsideWindow = (error: string) => !/^IO Error: Cannot open file ".*\.parquet"/.test(error);
+      expect(during.filter((answer) => answer.error !== undefined && outsideWindow(answer.error))).toEqual(
+        [],
+      );
       expect(await ask(bi)).toEqual({ rows: 4 });
 
       // `query` and `catalog rebuild` beside it.
