@@ -21,7 +21,7 @@ export function addApiOptions(command: Command): Command {
 }
 
 /**
- * Runs `work` with a client and the state DB, closing both afterwards. `first` runs before the
+ * Runs `work` with a client and the state DB (opened at its first use), closing both afterwards. `first` runs before the
  * state DB is opened (hooks create and delete learn the key's account there: a refused key, or a
  * refusal of theirs, creates nothing); `work` gets what it returned as `first`.
  */
@@ -46,8 +46,18 @@ export async function withApi<T, F = undefined>(
   let state: StateDb | undefined;
   try {
     const before = (await first?.(client, settings)) as F;
-    state = openStateDb(settings.dataDir);
-    return await work({ client, state, dataDir: settings.dataDir, first: before });
+    // Opened when `work` first reads it: a command that asks the API first (hooks list, get,
+    // searches; schemas fetch) creates no state database when the key is refused.
+    const ctx = {
+      client,
+      dataDir: settings.dataDir,
+      first: before,
+      get state(): StateDb {
+        state ??= openStateDb(settings.dataDir);
+        return state;
+      },
+    };
+    return await work(ctx);
   } finally {
     state?.close();
     await client.close();

@@ -109,7 +109,7 @@ function registerList(hooks: Command): void {
       .option('--json', 'print as JSON'),
   ).action(async (flags: JsonFlag & { all?: boolean }) => {
     const { HookManager } = await import('../service/hook-manager.js');
-    const views = await withApi(flags, ({ client, state }) => new HookManager(client, state).list());
+    const views = await withApi(flags, (ctx) => new HookManager(ctx.client, () => ctx.state).list());
     // A deleted hook stays in the registry as history; it is not a hook any more.
     const shown = flags.all ? views : views.filter((v) => v.status !== 'DELETED');
     print(shown, flags.json, false);
@@ -129,7 +129,7 @@ function registerGet(hooks: Command): void {
   ).action(async (hookId: string, flags: JsonFlag) => {
     const { HookManager } = await import('../service/hook-manager.js');
     print(
-      [await withApi(flags, ({ client, state }) => new HookManager(client, state).get(hookId))],
+      [await withApi(flags, (ctx) => new HookManager(ctx.client, () => ctx.state).get(hookId))],
       flags.json,
       true,
     );

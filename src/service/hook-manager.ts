@@ -49,11 +49,23 @@ export function validateSecret(secret: string, source: string): string {
 }
 
 export class HookManager {
+  private readonly openState: () => StateDb;
+
+  /**
+   * `state` may be a function that opens it: the registry is then opened only when first used,
+   * after the API's answer for list and get, so a refused key creates no state database.
+   */
   constructor(
     private readonly client: ApiClient,
-    private readonly state: StateDb,
+    state: StateDb | (() => StateDb),
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.openState = typeof state === 'function' ? state : () => state;
+  }
+
+  private get state(): StateDb {
+    return this.openState();
+  }
 
   /** Creates the hook on the API and keeps it, with its secret, in the registry. */
   async create(input: {
@@ -115,15 +127,16 @@ export class HookManager {
   }
 
   async get(hookId: string): Promise<HookView> {
-    const local = this.local(hookId);
+    let hook: Awaited<ReturnType<ApiClient['getHook']>>;
     try {
-      const hook = await this.client.getHook(hookId);
-      this.refresh(hook);
-      return view(hook, this.local(hookId));
+      hook = await this.client.getHook(hookId);
     } catch (error) {
-      if (statusOf(error) === 404 && local) return view(undefined, local);
+      const local = statusOf(error) === 404 ? this.local(hookId) : undefined;
+      if (local) return view(undefined, local);
       throw explainHookError(error, { operation: 'get', hookId });
     }
+    this.refresh(hook);
+    return view(hook, this.local(hookId));
   }
 
   /** Deletes the hook on the API and marks it deleted locally (a 404 remotely still does the latter). */

@@ -161,6 +161,18 @@ describe("hooks create and delete keep to the data directory's API account", () 
     );
     expect(badKey.code).toBe(1);
     expect(existsSync(dir)).toBe(false);
+    // Nor do the commands that only read: the state database opens after the API's answer.
+    for (const args of [
+      ['hooks', 'list'],
+      ['hooks', 'get', '1'],
+      ['hooks', 'searches'],
+      ['schemas', 'fetch'],
+    ]) {
+      const refused = await cw(args, { ...at(sim), CW_API_KEY: 'not-a-key-123' });
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr, args.join(' ')).toMatch(/401/);
+      expect(existsSync(dir), args.join(' ')).toBe(false);
+    }
 
     const first = await create(sim);
     expect(first.code, first.stderr).toBe(0);
