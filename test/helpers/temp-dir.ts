@@ -1,14 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 
 const made: string[] = [];
 
-// Registered on the test file that imports this module (vitest evaluates it once per file).
-afterAll(() => {
+/**
+ * Removes the folders tempDir made; the setup file remove-temp-dirs.ts calls it after each test
+ * file's last test. (A hook registered here would run for the first file only where a worker
+ * runs several files in one module graph, as the unit tests' non-isolated project does.)
+ */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A fresh folder in the temp dir, removed after the test file's last test. */
 export function tempDir(prefix: string): string {
