@@ -3,13 +3,14 @@
  * accepted its key and said which account that is: through the built CLI, against simulators
  * on loopback (two seeds: two accounts, their workspaces apart).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { lines, run, spawnCli } from '../helpers/run-cli.js';
+import { tableRows } from '../helpers/report-html.js';
+import { LOOPBACK_RPS, lines, run, spawnCli } from '../helpers/run-cli.js';
 import { SMALL, startSim } from '../helpers/sync-harness.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -43,7 +44,7 @@ describe('a data directory belongs to one API account', () => {
   let b: RunningSimulator;
   const dir = tempDir('cw-first-contact-');
   const sync = (sim: RunningSimulator, dataDir: string, ...more: string[]) =>
-    run(['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force', ...more], KEY);
+    run(['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force', ...LOOPBACK_RPS, ...more], KEY);
 
   beforeAll(async () => {
     ensureBuiltCli();
@@ -183,14 +184,34 @@ describe('a data directory belongs to one API account', () => {
 });
 
 describe("the README's walkthrough after npm start", () => {
-  it('the demo keeps to data/demo; simulate, then sync and status, use ./data alone', async () => {
+  it('the demo keeps to data/demo and ends with its report; simulate, then sync and status, use ./data alone', async () => {
     ensureBuiltCli();
     const cwd = tempDir('cw-walkthrough-');
     const demo = await run(['demo'], {}, { cwd, timeoutMs: 590_000 });
-    expect(demo.code).toBe(0);
+    expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toContain("the demo's files are in ./data/demo");
     expect(existsSync(join(cwd, 'data', 'demo', 'warehouse.duckdb'))).toBe(true);
     expect(readdirSync(join(cwd, 'data'))).toEqual(['demo']);
+    // The log holds only the warnings of the spike the demo injects on purpose (segments all
+    // and instagram).
+    const spiked = demo.stdout.match(/injected on the last night: a spike of campaign (\d+)/)?.[1];
+    expect(spiked).toBeDefined();
+    expect(
+      lines(demo.stderr).map((line) => {
+        const { msg, campaigns } = JSON.parse(line) as { msg: string; campaigns: string[] };
+        return `${msg.replace(/ \(\w+\) .*/, '')} ${campaigns}`;
+      }),
+    ).toEqual([`history check failed: campaign_engagement_anomaly ${spiked}`].flatMap((w) => [w, w]));
+    // It ends by writing the report into its folder and printing the path.
+    expect(demo.stdout).toContain(`wrote ${join('data', 'demo', 'report.html')}`);
+    const page = readFileSync(join(cwd, 'data', 'demo', 'report.html'), 'utf8');
+    expect(page.match(/<figure class="chart"/g)).toHaveLength(6);
+    // Fourteen nights: lines over time, and the injected spike flagged in "what changed".
+    expect(new Set(tableRows(page, 't-campaigns').map((row) => row[0])).size).toBe(14);
+    expect(tableRows(page, 't-history-failures').map((row) => row[0])).toEqual([
+      'campaign_engagement_anomaly',
+    ]);
+    expect(demo.stdout).toMatch(/history checks: against \d{4}-\d{2}-\d{2}: [12] of 14 FAILED/);
 
     const simulate = spawnCli(['simulate', '--port', '0']);
     try {

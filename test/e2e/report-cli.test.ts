@@ -1,12 +1,12 @@
 /**
  * `campaign-warehouse report` as a user runs it (the built CLI, a child process per run):
- * the path it wrote on stdout, and one line naming the bad value for each bad option.
+ * the path it wrote on stdout, and one line naming the bad value for each bad option. The demo's
+ * report (npm start) is checked with the README's walkthrough (cli-first-contact.test.ts).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { tableRows } from '../helpers/report-html.js';
 import { lines, run } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { stageAndPublish } from '../helpers/warehouse-temp.js';
@@ -70,31 +70,6 @@ describe('campaign-warehouse report (built CLI)', () => {
     ]);
     expect(readdirSync(folder)).toEqual(['r.html']);
   });
-
-  it('demo (npm start) ends by writing the report into its data dir and printing the path', async () => {
-    const demoDir = tempDir('cw-report-demo-');
-    const { code, stdout, stderr } = await run(['demo', '--data-dir', demoDir], {}, { timeoutMs: 590_000 });
-    expect(code, stderr).toBe(0);
-    // The log holds only the warnings of the spike the demo injects on purpose (segments all
-    // and instagram).
-    const spiked = stdout.match(/injected on the last night: a spike of campaign (\d+)/)?.[1];
-    expect(spiked).toBeDefined();
-    expect(
-      lines(stderr).map((line) => {
-        const { msg, campaigns } = JSON.parse(line) as { msg: string; campaigns: string[] };
-        return `${msg.replace(/ \(\w+\) .*/, '')} ${campaigns}`;
-      }),
-    ).toEqual([`history check failed: campaign_engagement_anomaly ${spiked}`].flatMap((w) => [w, w]));
-    expect(stdout).toContain(`wrote ${join(demoDir, 'report.html')}`);
-    const page = readFileSync(join(demoDir, 'report.html'), 'utf8');
-    expect(page.match(/<figure class="chart"/g)).toHaveLength(6);
-    // Fourteen nights: lines over time, and the injected spike flagged in "what changed".
-    expect(new Set(tableRows(page, 't-campaigns').map((row) => row[0])).size).toBe(14);
-    expect(tableRows(page, 't-history-failures').map((row) => row[0])).toEqual([
-      'campaign_engagement_anomaly',
-    ]);
-    expect(stdout).toMatch(/history checks: against \d{4}-\d{2}-\d{2}: [12] of 14 FAILED/);
-  }, 600_000);
 
   it('without a warehouse: one line saying to sync first, nothing written', async () => {
     const empty = tempDir('cw-report-empty-');
