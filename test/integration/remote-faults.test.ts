@@ -102,8 +102,10 @@ describe.skipIf(missing)('remote push when object storage fails', () => {
   it('retries through 503 SlowDown and connection resets, and the commit lands', async () => {
     const dataDir = tempDataDir();
     for (let i = 0; i < 3; i += 1) await publish(dataDir);
-    // Every third request fails, SlowDown and reset in turn: never twice in a row, so the SDK's retries win.
-    proxy.setFault((n) => (n % 3 === 0 ? (n % 2 === 0 ? 'slowdown' : 'reset') : 'pass'));
+    // Every third request fails, never twice in a row, so the SDK's retries win: one failure in five
+    // is a SlowDown, the rest resets (the SDK waits about a second before retrying a throttled
+    // request, 50 ms before a reset one: thirty SlowDowns took 54 s).
+    proxy.setFault((n) => (n % 15 === 0 ? 'slowdown' : n % 3 === 0 ? 'reset' : 'pass'));
     const before = { ...proxy.counts };
     const result = await push(dataDir, 's3://lake/flaky', proxy.url);
     proxy.setFault(() => 'pass');
@@ -120,14 +122,15 @@ describe.skipIf(missing)('remote push when object storage fails', () => {
     await publish(dataDir);
     const localBefore = await rows(dataDir, 'select count(*) as n from stream_documents');
     proxy.setFault(() => 'slowdown');
-    const throttled = await push(dataDir, 's3://lake/throttled', proxy.url);
+    // Two attempts: the outcome of persisting faults does not depend on how many the SDK makes.
+    const throttled = await push(dataDir, 's3://lake/throttled', proxy.url, { AWS_MAX_ATTEMPTS: '2' });
     expect(throttled.code).toBe(1);
     expect(lines(throttled.stderr)).toHaveLength(1);
     expect(throttled.stderr).toMatch(/s3:\/\/lake at 127\.0\.0\.1:\d+: SlowDown \(HTTP 503\)/);
     expect(await rows(dataDir, 'select count(*) as n from stream_documents')).toEqual(localBefore);
 
     proxy.setFault(() => 'reset');
-    const reset = await push(dataDir, 's3://lake/throttled', proxy.url);
+    const reset = await push(dataDir, 's3://lake/throttled', proxy.url, { AWS_MAX_ATTEMPTS: '2' });
     expect(reset.code).toBe(1);
     expect(lines(reset.stderr)).toHaveLength(1);
     expect(reset.stderr).toMatch(/s3:\/\/lake at 127\.0\.0\.1:\d+: (ECONNRESET|EPIPE)/);
