@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/util/json-depth.js';
 import { readOnlyCatalog } from '../helpers/read-only-catalog.js';
-import { lines, run } from '../helpers/run-cli.js';
+import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
 import { CAMPAIGN_POSTS, simBehindStub } from '../helpers/sim-behind-stub.js';
 import type { StubScript } from '../helpers/stub-api-server.js';
 import { tempDataDir } from '../helpers/sync-harness.js';
@@ -42,6 +42,7 @@ function syncArgs(dataDir: string): string[] {
     '--snapshot-date',
     '2026-11-20',
     '--force',
+    ...LOOPBACK_RPS,
     '--concurrency',
     '1',
   ];

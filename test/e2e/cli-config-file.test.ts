@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { BUILT_CLI } from '../../src/util/built-cli.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { lines, run } from '../helpers/run-cli.js';
+import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
 import { SMALL, startSim } from '../helpers/sync-harness.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -27,7 +27,7 @@ describe('--config / CW_CONFIG: the file’s dataDir for every command', () => {
     mkdirSync(cwd);
     writeFileSync(file, JSON.stringify({ baseUrl: sim.url, dataDir }));
     const synced = await run(
-      ['sync', '--force', '--json'],
+      ['sync', '--force', '--json', ...LOOPBACK_RPS],
       { CW_API_KEY: 'sim-key', CW_CONFIG: file },
       { cwd },
     );

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDataChecks } from '../../src/warehouse/checks/run-data-checks.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
+import { LOOPBACK_RPS } from '../helpers/run-cli.js';
 import { tempDataDir } from '../helpers/sync-harness.js';
 
 let cli: string;
@@ -62,6 +63,7 @@ describe('data checks through the CLI', () => {
       '2026-11-20',
       '--force',
       '--json',
+      ...LOOPBACK_RPS,
     ];
 
     for (const strict of [['--config', config], ['--strict']]) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { lines, run } from '../helpers/run-cli.js';
+import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 
 const KEY = 'sim-key';
@@ -101,6 +101,7 @@ describe('campaign-warehouse (built CLI)', () => {
         '--snapshot-date',
         '2026-11-20',
         '--force',
+        ...LOOPBACK_RPS,
         '--json',
       ],
       { CW_API_KEY: KEY },
@@ -167,6 +168,7 @@ describe('campaign-warehouse (built CLI)', () => {
         '--snapshot-date',
         '2026-11-20',
         '--force',
+        ...LOOPBACK_RPS,
       ],
       { CW_API_KEY: KEY },
     );

@@ -32,6 +32,13 @@ export function run(
   });
 }
 
+/**
+ * `sync`'s pace against a simulator or stub on loopback, which takes any rate: at the default
+ * 5 requests/s a small sync spends seconds waiting on its own throttle. The pacing itself is
+ * tested against rate-limited simulators (test/integration/api-throttle-*.test.ts).
+ */
+export const LOOPBACK_RPS = ['--rps', '200'] as const;
+
 /** The non-blank lines of an output. */
 export function lines(text: string): string[] {
   return text.split(/\r?\n/).filter((line) => line.trim() !== '');

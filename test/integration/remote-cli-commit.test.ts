@@ -11,7 +11,7 @@ import { describeLakeFiles } from '../../src/warehouse/index.js';
 import { icebergRows, rowSet, withFetchTo } from '../helpers/iceberg-rows.js';
 import { readSnapshotFiles } from '../helpers/iceberg-snapshot-files.js';
 import { MOTO_ENV, motoMissing } from '../helpers/moto-server.js';
-import { lines, run } from '../helpers/run-cli.js';
+import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
 import { spawnSinkCli } from '../helpers/sink-child.js';
 import { deliveryBody, insertHook, postDelivery, sampleDocument } from '../helpers/sink-fixtures.js';
 import { rows, SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
@@ -54,6 +54,7 @@ describe.skipIf(missing)('the remote commit after the CLI’s publishes', () => 
         '--snapshot-date',
         '2026-11-20',
         '--force',
+        ...LOOPBACK_RPS,
         '--remote',
         's3://lake/cli-sync',
       ],
