@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/util/json-depth.js';
 import { readOnlyCatalog } from '../helpers/read-only-catalog.js';
-import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
+import { lines, loopbackSync, run } from '../helpers/run-cli.js';
 import { CAMPAIGN_POSTS, simBehindStub } from '../helpers/sim-behind-stub.js';
 import type { StubScript } from '../helpers/stub-api-server.js';
 import { tempDataDir } from '../helpers/sync-harness.js';
@@ -33,19 +33,7 @@ const BAD_POSTS: readonly Record<string, string>[] = [
 const api = simBehindStub(2);
 
 function syncArgs(dataDir: string): string[] {
-  return [
-    'sync',
-    '--base-url',
-    api.stub.url,
-    '--data-dir',
-    dataDir,
-    '--snapshot-date',
-    '2026-11-20',
-    '--force',
-    ...LOOPBACK_RPS,
-    '--concurrency',
-    '1',
-  ];
+  return loopbackSync(api.stub.url, dataDir, '--snapshot-date', '2026-11-20', '--concurrency', '1');
 }
 
 async function readBack(dataDir: string, sql: string): Promise<unknown[][]> {

@@ -12,7 +12,7 @@ import { hookPath } from '../../src/sink/hook-path.js';
 import { queryReadOnly } from '../../src/warehouse/read/query-read-only.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { type CorruptingProxy, startCorruptingProxy } from '../helpers/corrupting-proxy.js';
-import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
+import { lines, loopbackSync, run } from '../helpers/run-cli.js';
 import { spawnSinkCli } from '../helpers/sink-child.js';
 import { insertHook, postDelivery, sampleDocument, signatureHeaders } from '../helpers/sink-fixtures.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
@@ -61,23 +61,9 @@ describe('broken text (built CLI)', () => {
 
   it('a sync stores lone surrogates as U+FFFD with one warning line; reads and the next sync work', async () => {
     const sync = (date: string) =>
-      run(
-        [
-          'sync',
-          '--base-url',
-          proxy.url,
-          '--data-dir',
-          dataDir,
-          '--snapshot-date',
-          date,
-          '--force',
-          ...LOOPBACK_RPS,
-        ],
-        env,
-        {
-          timeoutMs: 120_000,
-        },
-      );
+      run(loopbackSync(proxy.url, dataDir, '--snapshot-date', date), env, {
+        timeoutMs: 120_000,
+      });
     const first = await sync('2026-11-19');
     expect(first.code, first.stderr).toBe(0);
     const warnings = lines(first.stderr).filter((line) => line.includes(WARNING));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDataChecks } from '../../src/warehouse/checks/run-data-checks.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { LOOPBACK_RPS } from '../helpers/run-cli.js';
+import { loopbackSync } from '../helpers/run-cli.js';
 import { tempDataDir } from '../helpers/sync-harness.js';
 
 let cli: string;
@@ -53,18 +53,7 @@ describe('data checks through the CLI', () => {
     const dataDir = tempDataDir();
     const config = join(dataDir, 'cw.json');
     writeFileSync(config, JSON.stringify({ checks: 'strict' }));
-    const sync = [
-      'sync',
-      '--base-url',
-      baseUrl,
-      '--data-dir',
-      dataDir,
-      '--snapshot-date',
-      '2026-11-20',
-      '--force',
-      '--json',
-      ...LOOPBACK_RPS,
-    ];
+    const sync = loopbackSync(baseUrl, dataDir, '--snapshot-date', '2026-11-20', '--json');
 
     for (const strict of [['--config', config], ['--strict']]) {
       const { code, stderr } = await run([...sync, ...strict]);

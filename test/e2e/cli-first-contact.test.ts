@@ -10,7 +10,7 @@ import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { tableRows } from '../helpers/report-html.js';
-import { LOOPBACK_RPS, lines, run, spawnCli } from '../helpers/run-cli.js';
+import { lines, loopbackSync, run, spawnCli } from '../helpers/run-cli.js';
 import { SMALL, startSim } from '../helpers/sync-harness.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -44,7 +44,7 @@ describe('a data directory belongs to one API account', () => {
   let b: RunningSimulator;
   const dir = tempDir('cw-first-contact-');
   const sync = (sim: RunningSimulator, dataDir: string, ...more: string[]) =>
-    run(['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force', ...LOOPBACK_RPS, ...more], KEY);
+    run(loopbackSync(sim.url, dataDir, ...more), KEY);
 
   beforeAll(async () => {
     ensureBuiltCli();

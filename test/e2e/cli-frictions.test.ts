@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { LOOPBACK_RPS, lines, run, spawnCli } from '../helpers/run-cli.js';
+import { lines, loopbackSync, run, spawnCli } from '../helpers/run-cli.js';
 import { SMALL, startSim } from '../helpers/sync-harness.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -97,10 +97,7 @@ describe('first contact', () => {
 
   it('a second sync on a busy data directory is a runtime condition: exit 1, one line', async () => {
     const dataDir = join(dir, 'busy');
-    const first = await run(
-      ['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force', ...LOOPBACK_RPS],
-      KEY,
-    );
+    const first = await run(loopbackSync(sim.url, dataDir), KEY);
     expect(first.code).toBe(0);
     // A live process (this test's) holds a running sync of the same data directory.
     const state = new Database(join(dataDir, 'state.sqlite'));
@@ -109,10 +106,7 @@ describe('first contact', () => {
     } finally {
       state.close();
     }
-    const second = await run(
-      ['sync', '--base-url', sim.url, '--data-dir', dataDir, '--force', ...LOOPBACK_RPS],
-      KEY,
-    );
+    const second = await run(loopbackSync(sim.url, dataDir), KEY);
     expect(second.code).toBe(1);
     expect(lines(second.stderr)).toEqual([
       expect.stringMatching(/another sync \(pid \d+, snapshot [\d-]+\) is running on this data directory$/),

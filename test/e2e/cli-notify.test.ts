@@ -13,7 +13,7 @@ import { latestCompletedRefresh } from '../../src/extract/snapshot-date.js';
 import { SYNC_NOTIFY_WAIT_MS } from '../../src/notify/sync-notifier.js';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { LOOPBACK_RPS, run } from '../helpers/run-cli.js';
+import { loopbackSync, run } from '../helpers/run-cli.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 import { refusingUrl, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -44,17 +44,7 @@ async function receiver(mode: 'ok' | 'hang' = 'ok'): Promise<WebhookReceiver> {
 }
 
 function sync(baseUrl: string, dataDir: string, env: Record<string, string> = {}, config?: object) {
-  const args = [
-    'sync',
-    '--base-url',
-    baseUrl,
-    '--data-dir',
-    dataDir,
-    '--snapshot-date',
-    SNAPSHOT,
-    '--force',
-    ...LOOPBACK_RPS,
-  ];
+  const args = loopbackSync(baseUrl, dataDir, '--snapshot-date', SNAPSHOT);
   if (config) {
     const file = join(dataDir, '..', `config-${Math.random().toString(36).slice(2)}.json`);
     writeFileSync(file, JSON.stringify(config));

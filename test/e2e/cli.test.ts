@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/start-simulator.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
+import { lines, loopbackSync, run } from '../helpers/run-cli.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 
 const KEY = 'sim-key';
@@ -91,21 +91,9 @@ describe('campaign-warehouse (built CLI)', () => {
 
   it('sync, then status and query read what it published', async () => {
     const dataDir = join(dir, 'ok');
-    const synced = await run(
-      [
-        'sync',
-        '--base-url',
-        sim.url,
-        '--data-dir',
-        dataDir,
-        '--snapshot-date',
-        '2026-11-20',
-        '--force',
-        ...LOOPBACK_RPS,
-        '--json',
-      ],
-      { CW_API_KEY: KEY },
-    );
+    const synced = await run(loopbackSync(sim.url, dataDir, '--snapshot-date', '2026-11-20', '--json'), {
+      CW_API_KEY: KEY,
+    });
     expect(synced.code).toBe(0);
     const summary = JSON.parse(lines(synced.stdout).at(-1)!) as {
       snapshotDate: string;
@@ -159,17 +147,7 @@ describe('campaign-warehouse (built CLI)', () => {
 
   it("sync's output: the text summary on stdout unless --json; on stderr the log, and one line for a forced past date", async () => {
     const { code, stdout, stderr } = await run(
-      [
-        'sync',
-        '--base-url',
-        sim.url,
-        '--data-dir',
-        join(dir, 'text'),
-        '--snapshot-date',
-        '2026-11-20',
-        '--force',
-        ...LOOPBACK_RPS,
-      ],
+      loopbackSync(sim.url, join(dir, 'text'), '--snapshot-date', '2026-11-20'),
       { CW_API_KEY: KEY },
     );
     expect(code, stderr).toBe(0);

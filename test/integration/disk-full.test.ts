@@ -16,7 +16,7 @@ import { startSink } from '../../src/sink/start-sink.js';
 import { Database } from '../../src/state/sqlite-database.js';
 import { STATE_DB_FILE } from '../../src/state/state-db.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
-import { LOOPBACK_RPS, run } from '../helpers/run-cli.js';
+import { loopbackSync, run } from '../helpers/run-cli.js';
 import { deliveryBody, insertHook, postDelivery, sampleDocument } from '../helpers/sink-fixtures.js';
 import { mountSmallTmpfs, type SmallTmpfs } from '../helpers/small-tmpfs.js';
 import { SMALL, startSim } from '../helpers/sync-harness.js';
@@ -45,22 +45,9 @@ describe('a full disk', () => {
     cleanups.push(() => sim.close());
     const dataDir = join(fs.dir, 'data');
     const sync = (date: string) =>
-      run(
-        [
-          'sync',
-          '--base-url',
-          sim.url,
-          '--data-dir',
-          dataDir,
-          '--snapshot-date',
-          date,
-          '--force',
-          ...LOOPBACK_RPS,
-        ],
-        {
-          CW_API_KEY: 'sim-key',
-        },
-      );
+      run(loopbackSync(sim.url, dataDir, '--snapshot-date', date), {
+        CW_API_KEY: 'sim-key',
+      });
     expect((await sync('2026-11-20')).code).toBe(0);
     const filler = fs.fill();
     const full = await sync('2026-11-21');

@@ -11,7 +11,7 @@ import { describeLakeFiles } from '../../src/warehouse/index.js';
 import { icebergRows, rowSet, withFetchTo } from '../helpers/iceberg-rows.js';
 import { readSnapshotFiles } from '../helpers/iceberg-snapshot-files.js';
 import { MOTO_ENV, motoMissing } from '../helpers/moto-server.js';
-import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
+import { lines, loopbackSync, run } from '../helpers/run-cli.js';
 import { spawnSinkCli } from '../helpers/sink-child.js';
 import { deliveryBody, insertHook, postDelivery, sampleDocument } from '../helpers/sink-fixtures.js';
 import { rows, SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
@@ -45,19 +45,7 @@ describe.skipIf(missing)('the remote commit after the CLI’s publishes', () => 
   it('sync --remote commits every table it published', async () => {
     const dataDir = tempDataDir();
     const synced = await run(
-      [
-        'sync',
-        '--base-url',
-        sim.url,
-        '--data-dir',
-        dataDir,
-        '--snapshot-date',
-        '2026-11-20',
-        '--force',
-        ...LOOPBACK_RPS,
-        '--remote',
-        's3://lake/cli-sync',
-      ],
+      loopbackSync(sim.url, dataDir, '--snapshot-date', '2026-11-20', '--remote', 's3://lake/cli-sync'),
       { CW_API_KEY: 'sim-key', ...env() },
       { timeoutMs: 240_000 },
     );

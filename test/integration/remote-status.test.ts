@@ -28,7 +28,7 @@ import { publishStream } from '../../src/warehouse/index.js';
 import { ensureBuiltCli } from '../helpers/built-cli.js';
 import { createBucket, MOTO_ENV, motoMissing } from '../helpers/moto-server.js';
 import { documentsBatch } from '../helpers/remote-batches.js';
-import { LOOPBACK_RPS, lines, run } from '../helpers/run-cli.js';
+import { lines, loopbackSync, run } from '../helpers/run-cli.js';
 import { deliveryBody, insertHook, postDelivery, sampleDocument } from '../helpers/sink-fixtures.js';
 import { SMALL, startSim, tempDataDir } from '../helpers/sync-harness.js';
 import { refusingUrl, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -318,19 +318,14 @@ describe.skipIf(missing)('watching the remote lake', () => {
         );
         const sync = () =>
           run(
-            [
-              'sync',
-              '--base-url',
+            loopbackSync(
               sim.url,
-              '--data-dir',
               dataDir,
               '--config',
               config,
               '--snapshot-date',
               latestCompletedRefresh(new Date()),
-              '--force',
-              ...LOOPBACK_RPS,
-            ],
+            ),
             { ...MOTO_ENV, CW_API_KEY: 'sim-key' },
             { timeoutMs: CLI_TIMEOUT_MS },
           );
