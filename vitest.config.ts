@@ -16,9 +16,9 @@ const tier = (name: 'unit' | 'integration' | 'e2e' | 'fuzz', options: { isolate?
 export default defineConfig({
   test: {
     // One process per worker, not one per file (isolate: false): a process and its imports cost
-    // about a second of CPU per file, and the suite is CPU-bound on two cores (the unit tier took
-    // 31 s in a process per file, 5 s without; the whole suite 699-725 s, 638 s without). A test
-    // restores what it changes (docs/contributing.md). The fuzz tier gains nothing and keeps its own.
+    // about a second of CPU per file, and the suite is CPU-bound on two cores (bench/RESULTS.md,
+    // "The suite's time"). A test restores what it changes (docs/contributing.md). The fuzz tier
+    // gains nothing from it and keeps a process per file.
     projects: [
       tier('unit', { isolate: false }),
       tier('integration', { isolate: false }),

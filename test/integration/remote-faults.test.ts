@@ -104,7 +104,7 @@ describe.skipIf(missing)('remote push when object storage fails', () => {
     for (let i = 0; i < 3; i += 1) await publish(dataDir);
     // Every third request fails, never twice in a row, so the SDK's retries win: one failure in five
     // is a SlowDown, the rest resets (the SDK waits about a second before retrying a throttled
-    // request, 50 ms before a reset one: thirty SlowDowns took 54 s).
+    // request, 50 ms before a reset one).
     proxy.setFault((n) => (n % 15 === 0 ? 'slowdown' : n % 3 === 0 ? 'reset' : 'pass'));
     const before = { ...proxy.counts };
     const result = await push(dataDir, 's3://lake/flaky', proxy.url);
