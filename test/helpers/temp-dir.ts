@@ -8,7 +8,7 @@ const made: string[] = [];
 /**
  * Removes the folders tempDir made; the setup file remove-temp-dirs.ts calls it after each test
  * file's last test. (A hook registered here would run for the first file only where a worker
- * runs several files in one module graph, as the unit tests' non-isolated project does.)
+ * runs several files in one module graph, as the unit, integration and e2e tiers do.)
  */
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
