@@ -21,9 +21,10 @@ export function addApiOptions(command: Command): Command {
 }
 
 /**
- * Runs `work` with a client and the state DB (opened at its first use), closing both afterwards. `first` runs before the
- * state DB is opened (hooks create and delete learn the key's account there: a refused key, or a
- * refusal of theirs, creates nothing); `work` gets what it returned as `first`.
+ * Runs `work` with a client and the state DB (opened at its first use), closing both afterwards.
+ * `first` runs before the state DB is opened (hooks create and delete learn the key's account
+ * there: a refused key, or a refusal of theirs, creates nothing); `work` gets what it returned as
+ * `first`.
  */
 export async function withApi<T, F = undefined>(
   flags: ApiFlags,

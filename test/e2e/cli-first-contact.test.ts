@@ -98,7 +98,7 @@ describe('a data directory belongs to one API account', () => {
 
   it('a refused key creates nothing: exit 1, one line, the data directory as it was', async () => {
     const missing = join(dir, 'wrong-key', 'data');
-    const refused = await run(['sync', '--base-url', a.url, '--data-dir', missing, '--force'], {
+    const refused = await run(loopbackSync(a.url, missing), {
       CW_API_KEY: 'not-the-key-0123456789',
     });
     expect(refused.code).toBe(1);
@@ -111,9 +111,7 @@ describe('a data directory belongs to one API account', () => {
     expect(existsSync(join(dir, 'wrong-key'))).toBe(false);
 
     const empty = tempDir('cw-first-contact-empty-');
-    expect(
-      (await run(['sync', '--base-url', a.url, '--data-dir', empty, '--force'], { CW_API_KEY: 'nope' })).code,
-    ).toBe(1);
+    expect((await run(loopbackSync(a.url, empty), { CW_API_KEY: 'nope' })).code).toBe(1);
     expect(readdirSync(empty)).toEqual([]);
   }, 120_000);
 
@@ -126,7 +124,7 @@ describe('a data directory belongs to one API account', () => {
         CW_NOTIFY_WEBHOOK: `${receiver.url}/slack`,
         CW_HEARTBEAT_URL: `${receiver.url}/ping`,
       };
-      const refused = await run(['sync', '--base-url', a.url, '--data-dir', missing, '--force'], env);
+      const refused = await run(loopbackSync(a.url, missing), env);
       expect(refused.code).toBe(1);
       expect(lines(refused.stderr).at(-1)).toMatch(/^campaign-warehouse: 401 Unauthorized on GET /);
       expect(existsSync(join(dir, 'wrong-key-notify'))).toBe(false);
@@ -138,7 +136,7 @@ describe('a data directory belongs to one API account', () => {
       expect(slack).not.toContain('not-the-key');
 
       const empty = tempDir('cw-first-contact-notify-');
-      const again = await run(['sync', '--base-url', a.url, '--data-dir', empty, '--force'], env);
+      const again = await run(loopbackSync(a.url, empty), env);
       expect(again.code).toBe(1);
       expect(readdirSync(empty)).toEqual([]);
     } finally {

@@ -39,7 +39,10 @@ export function run(
  */
 export const LOOPBACK_RPS = ['--rps', '200'] as const;
 
-/** The arguments of a forced `sync` of `dataDir` from the simulator or stub at `baseUrl` (LOOPBACK_RPS), then `more`. */
+/**
+ * The arguments of a forced `sync` of `dataDir` from the simulator or stub at `baseUrl`, at
+ * LOOPBACK_RPS, then `more`.
+ */
 export function loopbackSync(baseUrl: string, dataDir: string, ...more: string[]): string[] {
   return ['sync', '--base-url', baseUrl, '--data-dir', dataDir, '--force', ...LOOPBACK_RPS, ...more];
 }
