@@ -64,6 +64,11 @@ const BENCHES: Record<string, { describe: string; load: () => Promise<Bench> }> 
     describe: 'time from acknowledgement to visibility in the published warehouse',
     load: async () => (await import('./freshness.js')).runFreshnessBench,
   },
+  'cli-start': {
+    describe:
+      "CPU and wall time of a CLI start (--help, status, query, a small first sync), bundled as users run it vs tsc's output",
+    load: async () => (await import('./cli-start.js')).runCliStartBench,
+  },
 };
 
 async function main(): Promise<void> {

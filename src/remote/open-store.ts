@@ -27,7 +27,7 @@ export async function openStore(
   // The SDK prints a multi-line notice on Node 20 (its support ends); this tool's output
   // stays its own. Read when a client is built (@aws-sdk/core, emitWarningIfUnsupportedVersion).
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const { S3Client } = await import('@aws-sdk/client-s3');
+  const { S3Client } = await import('./s3-sdk.js');
   const envEndpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined;
   const custom = remote.endpoint ?? envEndpoint;
   const client = new S3Client({

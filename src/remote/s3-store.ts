@@ -230,7 +230,7 @@ export class S3Store {
 
 /** The SDK's command classes, loaded with the first request (commands that never commit never load it). */
 function sdk() {
-  return import('@aws-sdk/client-s3');
+  return import('./s3-sdk.js');
 }
 
 function statusOf(error: unknown): number | undefined {

@@ -16,7 +16,6 @@ import { createInfluencerRoutes } from './influencer-routes.js';
 import { SimModel } from './model/sim-model.js';
 import type { SimSize } from './model/sim-size.js';
 import { type LoggedRequest, RequestLog } from './request-log.js';
-import { selfSignedLoopbackCert } from './self-signed-cert.js';
 import { SimClock } from './sim-clock.js';
 import { type SimParts, SimResponder } from './sim-responder.js';
 import { type SimStatsSnapshot, SimStats as StatsCounter } from './sim-stats.js';
@@ -102,6 +101,7 @@ async function createSimServer(
   handler: RequestListener,
 ): Promise<{ server: Server; ca?: string }> {
   if (!options.tls) return { server: withKeepAlive(createHttpServer(handler)) };
+  const { selfSignedLoopbackCert } = await import('./self-signed-cert.js');
   const pems = await selfSignedLoopbackCert();
   return {
     server: withKeepAlive(createHttpsServer({ key: pems.key, cert: pems.cert }, handler)),

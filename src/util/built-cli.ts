@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { OPTIMIZE_FOR_SIZE_CHOICE } from './favor-memory.js';
 import { packageRoot } from './package-root.js';
 
-/** The built `campaign-warehouse` executable (`npm ci` builds it): what child processes run. */
-export const BUILT_CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+/** The bundled `campaign-warehouse` executable (`npm ci` builds it): what child processes run. */
+export const BUILT_CLI = join(packageRoot(), 'dist', 'cli', 'main.js');
 
 /** Node 20's young generation: two 16 MB semi-spaces. */
 const SEMI_SPACE_FLAG = '--max-semi-space-size=16';

@@ -1,4 +1,4 @@
-/** The CLI as users run it (dist/, built by `npm ci`'s prepare step), rebuilt when sources are newer. */
+/** The CLI as users run it (dist/, built by `npm ci`'s prepare step: `npm run build`), rebuilt when sources are newer. */
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -25,6 +25,7 @@ export function ensureBuiltCli(): string {
       '-p',
       'tsconfig.build.json',
     ]);
+    execFileSync(process.execPath, ['build-cli.mjs']);
   }
   return BUILT_CLI;
 }
