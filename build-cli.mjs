@@ -1,21 +1,39 @@
-// Bundles the `campaign-warehouse` executable into dist/cli/ (`npm run build`, after tsc).
+// Bundles the `campaign-warehouse` executable and the sink's loader thread into dist/cli/
+// (`npm run build`, after tsc).
 //
 // Why: a command started from tsc's output resolves, reads and links several hundred files
 // (undici, the AWS SDK and our own modules) before it does anything. One file per command's
 // lazily loaded part spares every start, a cron job's `sync` or a BI tool's `status`, most of
 // that work (figures: bench/RESULTS.md, "The CLI's start").
 //
-// What stays outside: packages loaded through createRequire at run time (better-sqlite3 and
-// drizzle-orm, see src/state/), and DuckDB's native binding, whose loading must follow
-// src/warehouse/duckdb-allocator.ts. Files the code finds from the package root (sql/, the sink's
-// worker threads under dist/src/) are read where they are, as from tsc's output.
+// What stays outside: the native modules (DuckDB's binding, whose loading must follow
+// src/warehouse/duckdb-allocator.ts, and better-sqlite3, which src/state/sqlite-database.ts picks
+// by Node's version at run time). Files the code finds from the package root (sql/, the sink's
+// inbox-commit-worker.cjs) are read where they are, as from tsc's output.
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+
+/**
+ * src/state/drizzle.ts requires drizzle-orm's CommonJS build through createRequire, which a
+ * bundler cannot follow; in the bundle its calls become plain require() calls, which esbuild
+ * resolves to the same CommonJS build and bundles.
+ */
+const drizzleBundled = {
+  name: 'drizzle-bundled',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]state[\\/]drizzle\.ts$/ }, async (args) => ({
+      contents: (await readFile(args.path, 'utf8')).replace(/\bload\(/g, 'require('),
+      loader: 'ts',
+    }));
+  },
+};
 
 // Chunk names change with their content: last build's would stay beside this one's.
 rmSync('dist/cli', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/cli/main.ts'],
+  // The executable, and the sink's loader thread (src/sink/loader-thread.ts starts it from here).
+  entryPoints: { main: 'src/cli/main.ts', 'loader-worker': 'src/sink/loader-worker.ts' },
   outdir: 'dist/cli',
   bundle: true,
   // Each command's lazily imported modules become their own chunks: `--help` loads none of them.
@@ -23,7 +41,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['@duckdb/node-bindings', 'better-sqlite3', 'better-sqlite3-13', 'drizzle-orm'],
+  external: ['@duckdb/node-bindings', 'better-sqlite3', 'better-sqlite3-13'],
+  plugins: [drizzleBundled],
   // The CommonJS packages bundled into ES modules call require() for Node's built-ins.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

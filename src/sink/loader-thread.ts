@@ -30,10 +30,10 @@ export type FromLoaderThread =
   | { readonly type: 'done'; readonly id: number; readonly result?: LoadResult; readonly error?: string };
 
 /**
- * The built worker: a thread cannot run TypeScript, so tests run it from dist/ too (vitest's
- * global setup rebuilds dist/ when src/ is newer).
+ * The built worker, bundled as the CLI is (build-cli.mjs): a thread cannot run TypeScript, so
+ * tests run it from dist/ too (vitest's global setup rebuilds dist/ when src/ is newer).
  */
-const WORKER_FILE = join(packageRoot(), 'dist', 'src', 'sink', 'loader-worker.js');
+const WORKER_FILE = join(packageRoot(), 'dist', 'cli', 'loader-worker.js');
 
 /** A loader thread that ended unexpectedly is started again after this long. */
 const RESTART_DELAY_MS = 1_000;

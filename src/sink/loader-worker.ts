@@ -1,7 +1,7 @@
 /**
  * The loader's thread (see loader-thread.ts): runs the sink's Loader with connections of its
  * own to the inbox and the hook registry, and the warehouse's publishStream. Not imported by
- * anything: started as a worker from dist/.
+ * anything: started as a worker from its bundle in dist/cli/ (build-cli.mjs).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { followPublishes } from '../remote/index.js';

@@ -1,4 +1,4 @@
-// The sink's loader thread (dist/src/sink/loader-worker.js), except that it dies once: on a
+// The sink's loader thread (dist/cli/loader-worker.js), except that it dies once: on a
 // 'load' call while <dataDir>/crash-loader exists, it deletes that file and ends the thread
 // with exit code 3 before the loader sees the call. For the LoaderThread restart tests.
 import { existsSync, unlinkSync } from 'node:fs';
@@ -17,4 +17,4 @@ parentPort.on = (event, listener) =>
     }
     listener(message);
   });
-await import('../../dist/src/sink/loader-worker.js');
+await import('../../dist/cli/loader-worker.js');
