@@ -29,10 +29,11 @@ export default defineConfig({
     setupFiles: ['test/helpers/remove-temp-dirs.ts'],
     // The sink's loader thread and the CLI's child processes run the built code.
     globalSetup: ['test/helpers/global-setup.ts'],
-    // The CLI's child processes keep the blocks DuckDB frees for 10 s to reuse them, as the demo
-    // does (src/warehouse/duckdb-allocator.ts), rather than return each at once: a fifth less CPU
-    // per CLI sync. What the default protects, a large sync's peak memory, is the memory
-    // benchmark's subject, not the tests' (bench/RESULTS.md, "The suite's time").
+    // The suite's processes, the CLI's children above all, keep the blocks DuckDB frees for 10 s
+    // to reuse them, as the demo does (src/warehouse/duckdb-allocator.ts), rather than return each
+    // at once, which costs a CLI sync CPU in page faults. What the default protects, a large
+    // sync's peak memory, is the memory benchmark's subject, not the tests' (bench/RESULTS.md,
+    // "The suite's time").
     env: { DUCKDB_JE_MALLOC_CONF: 'dirty_decay_ms:10000,muzzy_decay_ms:10000' },
     // Integration tests start simulators, sinks and child processes on loopback; two cores.
     pool: 'forks',

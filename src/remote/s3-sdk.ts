@@ -3,7 +3,7 @@
  * with the first request, so commands that never commit never load the SDK. A lazy import
  * names a module of ours, never a package: the bundled CLI (build-cli.mjs) keeps the named
  * exports of its own modules, while a lazily imported CommonJS package would give it a default
- * export only (.dependency-cruiser.cjs, no-lazy-package).
+ * export only (test/unit/lazy-imports.test.ts).
  */
 export {
   AbortMultipartUploadCommand,
