@@ -47,7 +47,10 @@ export async function runCliStartBench(args: string[]): Promise<Record<string, n
   const sim = await startSimulatorProcess(SIMULATOR_ARGS);
   try {
     const home = tempDir('cli-start');
-    const env = { ...process.env, CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn', CW_BENCH_DIRS: home };
+    // Each command picks DuckDB's allocator setting itself, as a user's start does (run.ts set
+    // the sync's for this process).
+    const { DUCKDB_JE_MALLOC_CONF: _, ...inherited } = process.env;
+    const env = { ...inherited, CW_API_KEY: 'sim-key', CW_LOG_LEVEL: 'warn', CW_BENCH_DIRS: home };
     const sync = ['sync', '--base-url', sim.url, '--force', '--rps', '200'];
     const warehouse = join(home, 'one-night');
     execFileSync(process.execPath, [BUILT_CLI, ...sync, '--data-dir', warehouse], { env });
