@@ -4,7 +4,8 @@
 // Why: a command started from tsc's output resolves, reads and links several hundred files
 // (undici, the AWS SDK and our own modules) before it does anything. One file per command's
 // lazily loaded part spares every start, a cron job's `sync` or a BI tool's `status`, most of
-// that work (figures: bench/RESULTS.md, "The CLI's start").
+// that work (`npm run bench -- cli-start`; figures: bench/RESULTS.md, "The CLI's start, and the
+// suite after it").
 //
 // What stays outside: the native modules (DuckDB's binding, whose loading must follow
 // src/warehouse/duckdb-allocator.ts, and better-sqlite3, which src/state/sqlite-database.ts picks

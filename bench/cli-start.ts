@@ -21,7 +21,7 @@ const STARTS = 3;
 const SIMULATOR_ARGS = ['--campaigns', '3', '--posts-per-campaign', '10', '--influencers-per-campaign', '4'];
 
 /**
- * Runs the CLI `starts` times in a row under bash and returns bash's count of its children's
+ * Runs the CLI STARTS times in a row under bash and returns bash's count of its children's
  * CPU, and the wall time per start. `freshDataDir`: each start gets a new CW_DATA_DIR (a first sync).
  */
 function measure(cli: string, args: string[], freshDataDir: boolean, env: NodeJS.ProcessEnv) {

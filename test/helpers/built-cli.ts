@@ -18,6 +18,7 @@ export function ensureBuiltCli(): string {
   const sources = Math.max(
     newestMtime(join(process.cwd(), 'src')),
     newestMtime(join(process.cwd(), 'pipelines')),
+    statSync(join(process.cwd(), 'build-cli.mjs')).mtimeMs,
   );
   if (!existsSync(BUILT_CLI) || statSync(BUILT_CLI).mtimeMs < sources) {
     execFileSync(process.execPath, [
