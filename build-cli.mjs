@@ -23,10 +23,21 @@ import { build } from 'esbuild';
 const drizzleBundled = {
   name: 'drizzle-bundled',
   setup(build) {
-    build.onLoad({ filter: /[\\/]src[\\/]state[\\/]drizzle\.ts$/ }, async (args) => ({
-      contents: (await readFile(args.path, 'utf8')).replace(/\bload\(/g, 'require('),
-      loader: 'ts',
-    }));
+    let rewritten = false;
+    build.onLoad({ filter: /[\\/]src[\\/]state[\\/]drizzle\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const contents = source.replace(/\bload\((?=\s*'drizzle-orm)/g, 'require(');
+      rewritten = contents !== source && !/\bload\(\s*'/.test(contents);
+      return { contents, loader: 'ts' };
+    });
+    // Loud, not slow: should drizzle.ts change its shape, the bundle must not quietly load
+    // drizzle-orm at run time beside the bundled copy.
+    build.onEnd(() => {
+      if (!rewritten)
+        throw new Error(
+          "build-cli: src/state/drizzle.ts's load('drizzle-orm…') calls were not all rewritten",
+        );
+    });
   },
 };
 

@@ -6,7 +6,8 @@ let cached: string | undefined;
 
 /**
  * The folder holding package.json: sql/ and other shipped files are found from here, so
- * the same code works from src/ (tests, tsx) and from dist/src/ (the built CLI).
+ * the same code works from src/ (tests), from tsc's dist/src/ (benchmarks) and from the bundled
+ * CLI's dist/cli/.
  */
 export function packageRoot(): string {
   if (cached) return cached;

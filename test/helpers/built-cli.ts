@@ -19,6 +19,8 @@ export function ensureBuiltCli(): string {
     newestMtime(join(process.cwd(), 'src')),
     newestMtime(join(process.cwd(), 'pipelines')),
     statSync(join(process.cwd(), 'build-cli.mjs')).mtimeMs,
+    // The bundle holds the dependencies' code too.
+    statSync(join(process.cwd(), 'package-lock.json')).mtimeMs,
   );
   if (!existsSync(BUILT_CLI) || statSync(BUILT_CLI).mtimeMs < sources) {
     execFileSync(process.execPath, [
