@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { DEMO_ALLOCATOR_CONF } from './src/warehouse/allocator-settings.js';
 
 /**
  * Four tiers, one project each (`npm run test:unit`, `test:integration`, `test:e2e`, `test:fuzz`);
@@ -34,7 +35,7 @@ export default defineConfig({
     // at once, which costs a CLI sync CPU in page faults. What the default protects, a large
     // sync's peak memory, is the memory benchmark's subject, not the tests' (bench/RESULTS.md,
     // "The suite's time").
-    env: { DUCKDB_JE_MALLOC_CONF: 'dirty_decay_ms:10000,muzzy_decay_ms:10000' },
+    env: { DUCKDB_JE_MALLOC_CONF: DEMO_ALLOCATOR_CONF },
     // Integration tests start simulators, sinks and child processes on loopback; two cores.
     pool: 'forks',
     maxWorkers: 2,

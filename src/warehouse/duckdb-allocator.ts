@@ -12,16 +12,7 @@
  * loads `@duckdb/node-api` (the CLI and the benchmarks import it first). An operator's own
  * DUCKDB_JE_MALLOC_CONF is left as it is.
  */
-export const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:0,muzzy_decay_ms:0';
-
-/**
- * The demo's (`npm start`): its syncs are small, far from the memory bound the default protects,
- * and it runs for seconds: freed pages are kept for 10 s, so the blocks its many short statements
- * free are reused without a page fault, instead of returned and faulted in again (less CPU than at
- * 10 ms for the same peak RSS: bench/RESULTS.md, "Figures moved out of code comments"). Every other
- * command keeps the default.
- */
-export const DEMO_ALLOCATOR_CONF = 'dirty_decay_ms:10000,muzzy_decay_ms:10000';
+import { DEMO_ALLOCATOR_CONF, DUCKDB_ALLOCATOR_CONF } from './allocator-settings.js';
 
 /**
  * Commands that only read the warehouse keep DuckDB's own setting, as an analyst's DuckDB client

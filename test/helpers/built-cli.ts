@@ -23,12 +23,8 @@ export function ensureBuiltCli(): string {
     statSync(join(process.cwd(), 'package-lock.json')).mtimeMs,
   );
   if (!existsSync(BUILT_CLI) || statSync(BUILT_CLI).mtimeMs < sources) {
-    execFileSync(process.execPath, [
-      join('node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.build.json',
-    ]);
-    execFileSync(process.execPath, ['build-cli.mjs']);
+    // The package's own build (tsc, then the bundle), as `npm ci` runs it.
+    execFileSync('npm', ['run', '--silent', 'build']);
   }
   return BUILT_CLI;
 }

@@ -1,14 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-/** The .ts files under `dir`. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
+import { sourceFiles } from '../helpers/source-files.js';
 
 /** The specifiers of the run-time `import(...)` calls in a file (type positions such as `import('x').T` are not calls). */
 function lazyImports(file: string): string[] {
@@ -28,7 +22,7 @@ function lazyImports(file: string): string[] {
 describe('lazy imports', () => {
   it('name a module of ours, never a package: the bundled CLI would see a CommonJS package as a default export only', () => {
     const root = process.cwd();
-    const files = [...sources(join(root, 'src')), ...sources(join(root, 'pipelines'))];
+    const files = [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'pipelines'))];
     const offending = files.flatMap((file) =>
       lazyImports(file)
         .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))

@@ -1,24 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/package-root.js';
-
-/** The TypeScript files under `dir`, recursively. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sources(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
+import { sourceFiles } from '../helpers/source-files.js';
 
 describe('drizzle-orm', () => {
   it('is never imported as an ES module (Node 24 loads that build in 1.2 s and 160 MB): src/state/drizzle.ts requires it', () => {
     const root = packageRoot();
     const direct = [join(root, 'src'), join(root, 'test'), join(root, 'bench')]
-      .flatMap(sources)
+      .flatMap(sourceFiles)
       // Type-only imports and exports are erased from the JavaScript: they load nothing.
       .filter((file) =>
         /^\s*(import|export)\s(?!type\b)[^;]*?from\s+'drizzle-orm[^']*'/m.test(readFileSync(file, 'utf8')),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DUCKDB_ALLOCATOR_CONF } from '../../src/warehouse/allocator-settings.js';
 
 const KEY = 'DUCKDB_JE_MALLOC_CONF';
 
@@ -13,7 +14,7 @@ describe('duckdb-allocator', () => {
   it('returns freed pages at once unless the operator configured the allocator', async () => {
     delete process.env[KEY];
     vi.resetModules();
-    const { DUCKDB_ALLOCATOR_CONF } = await import('../../src/warehouse/duckdb-allocator.js');
+    await import('../../src/warehouse/duckdb-allocator.js');
     expect(process.env[KEY]).toBe(DUCKDB_ALLOCATOR_CONF);
     expect(DUCKDB_ALLOCATOR_CONF).toMatch(/dirty_decay_ms:0/);
 
